@@ -1,0 +1,113 @@
+import { Buffer, isAscii, isUtf8 } from 'node:buffer';
+
+/** A Buffer view over `bytes` without copying. */
+export function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/** True when every byte is < 0x80 (then bytes = code points). */
+export function isAsciiBytes(bytes: Uint8Array): boolean {
+  return bytes.byteLength === 0 || isAscii(bytes);
+}
+
+/** True when `bytes` is well-formed UTF-8. */
+export function isUtf8Bytes(bytes: Uint8Array): boolean {
+  return bytes.byteLength === 0 || isUtf8(bytes);
+}
+
+/** Code points in `bytes[start, end)` of UTF-8 text: every byte that is not a continuation byte starts one. */
+export function countCodePoints(bytes: Uint8Array, start = 0, end = bytes.byteLength): number {
+  let count = 0;
+  for (let index = start; index < end; index++) {
+    if (((bytes[index] as number) & 0xc0) !== 0x80) count++;
+  }
+  return count;
+}
+
+/** `\n` bytes in `bytes[start, end)`. */
+export function countNewlines(bytes: Uint8Array, start = 0, end = bytes.byteLength): number {
+  const buffer = asBuffer(bytes);
+  let count = 0;
+  let position = buffer.indexOf(10, start);
+  while (position !== -1 && position < end) {
+    count++;
+    position = buffer.indexOf(10, position + 1);
+  }
+  return count;
+}
+
+/**
+ * Byte offset of the `charOffset`-th code point in UTF-8 `bytes` (or `bytes.byteLength` when it is the end).
+ * `ascii` skips the walk when the caller knows the bytes are ASCII.
+ */
+export function byteOffsetOfChar(bytes: Uint8Array, charOffset: number, ascii = false): number {
+  if (ascii) return Math.min(charOffset, bytes.byteLength);
+  let seen = 0;
+  for (let index = 0; index < bytes.byteLength; index++) {
+    if (((bytes[index] as number) & 0xc0) !== 0x80) {
+      if (seen === charOffset) return index;
+      seen++;
+    }
+  }
+  return bytes.byteLength;
+}
+
+/** Byte offset just after the `count`-th `\n` in `bytes` (count ≥ 1), or -1 when there are fewer. */
+export function byteOffsetAfterNewline(bytes: Uint8Array, count: number): number {
+  const buffer = asBuffer(bytes);
+  let position = -1;
+  for (let seen = 0; seen < count; seen++) {
+    position = buffer.indexOf(10, position + 1);
+    if (position === -1) return -1;
+  }
+  return position + 1;
+}
+
+/**
+ * Length of the longest prefix of `bytes` (at most `limit`) that does not end inside a UTF-8 sequence.
+ * Backs off at most 3 bytes; returns `limit` for malformed input so progress is always made.
+ */
+export function utf8SafeCut(bytes: Uint8Array, limit: number): number {
+  if (limit >= bytes.byteLength) return bytes.byteLength;
+  let cut = limit;
+  while (cut > 0 && limit - cut < 4 && ((bytes[cut] as number) & 0xc0) === 0x80) cut--;
+  return cut === 0 || limit - cut >= 4 ? limit : cut;
+}
+
+/** Decodes UTF-8 `bytes` to a string (malformed sequences become U+FFFD). */
+export function decodeUtf8(bytes: Uint8Array, start = 0, end = bytes.byteLength): string {
+  return asBuffer(bytes).toString('utf8', start, end);
+}
+
+/** Number of code points in a JS string (a lone surrogate counts as one, as it becomes U+FFFD when stored). */
+export function codePointLength(text: string): number {
+  let count = text.length;
+  for (let index = 0; index < text.length - 1; index++) {
+    const code = text.charCodeAt(index);
+    if (code >= 0xd800 && code <= 0xdbff) {
+      const next = text.charCodeAt(index + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        count--;
+        index++;
+      }
+    }
+  }
+  return count;
+}
+
+/**
+ * Splits a (possibly huge) string into UTF-8 encoded pieces of about `pieceSize` code units, never splitting a
+ * surrogate pair, so that a 1 GB string is never encoded in one piece.
+ */
+export function* encodeStringPieces(text: string, pieceSize: number): Generator<Buffer> {
+  let start = 0;
+  while (start < text.length) {
+    let end = Math.min(text.length, start + pieceSize);
+    if (end < text.length) {
+      const last = text.charCodeAt(end - 1);
+      if (last >= 0xd800 && last <= 0xdbff) end = end - 1 > start ? end - 1 : end + 1;
+    }
+    yield Buffer.from(text.slice(start, end), 'utf8');
+    start = end;
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * agent-scratchpad: keep what does not fit in an LLM's context outside it, without losing it.
+ *
+ * The root export is the service and the pure core; backends, tools, MCP and the runtime have their own
+ * subpath exports (`agent-scratchpad/sqlite`, `/fs`, `/postgres`, `/tools`, `/mcp`, `/runtime`, `/test`).
+ */
+export type { Chunk, ChunkAxis, ChunkInfo } from './core/chunk.js';
+export { DEFAULT_CHUNK_SIZE } from './core/chunk.js';
+export type { Entry, EntryKind, EntryRecord, SessionInfo } from './core/entry.js';
+export { toEntry } from './core/entry.js';
+export { type ErrorCategory, ScratchpadError, type ScratchpadErrorCode, type ScratchpadErrorOptions } from './core/errors.js';
+export { formatBytes, formatCount } from './core/format.js';
+export type { JsonObject, JsonValue } from './core/json.js';
+export { describeLocation, type SliceLocation } from './core/location.js';
+export { assertValidName, assertValidSession, isValidName, NAME_RULE, toNameFragment } from './core/names.js';
+export type { ReadSlice } from './core/slice.js';
+export type { ContentInput } from './scratchpad/content-input.js';
+export type { GrepMatch, GrepOptions } from './scratchpad/grep-scan.js';
+export { createScratchpad, newId, Scratchpad, type ScratchpadConfig, SessionScratchpad } from './scratchpad/scratchpad.js';
+export type * from './scratchpad/types.js';
+export type {
+  CommitRequest,
+  CommitResult,
+  ContentSink,
+  DriverSearchHit,
+  DriverSearchRequest,
+  ListQuery,
+  StoreDriver,
+  StoreTotals,
+} from './stores/driver.js';
+export { createMemoryDriver, MemoryDriver } from './stores/memory/index.js';

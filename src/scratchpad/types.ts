@@ -1,0 +1,103 @@
+import type { Entry, EntryKind } from '../core/entry.js';
+import type { JsonObject } from '../core/json.js';
+import type { SliceLocation } from '../core/location.js';
+import type { GrepMatch } from './grep-scan.js';
+
+/** An entry is addressed by name within its session, or by its id. */
+export type EntryRef = string | { id: string };
+
+/** Options for {@link Scratchpad.write}. */
+export interface WriteOptions {
+  /** `replace` (default) overwrites; `append` adds to the end (creating the entry if needed); `create` fails if it exists. */
+  mode?: 'replace' | 'append' | 'create';
+  /** Compare-and-set: fail with `VERSION_CONFLICT` unless the entry's current version is this (0 = must not exist). */
+  ifVersion?: number;
+  /** Time to live in milliseconds from this write; `null` = keep forever. Default: the store's `defaultTtlMs`. */
+  ttlMs?: number | null;
+  pinned?: boolean;
+  turn?: string | null;
+  step?: number | null;
+  source?: string | null;
+  /** `auto` (default) stores valid UTF-8 as text and anything else as binary; strings are always text. */
+  kind?: EntryKind | 'auto';
+  mediaType?: string;
+  metadata?: JsonObject;
+}
+
+/** What a write did. */
+export interface WriteResult {
+  entry: Entry;
+  created: boolean;
+  /** The version and size before this write, when the entry existed. */
+  previous?: { version: number; bytes: number; chars: number };
+  /** Bytes this write added (for appends) or stored. */
+  writtenBytes: number;
+}
+
+/** Options for {@link Scratchpad.update}: metadata-only changes. */
+export interface UpdateOptions {
+  ifVersion?: number;
+  ttlMs?: number | null;
+  pinned?: boolean;
+  metadata?: JsonObject;
+  mediaType?: string;
+}
+
+/** Options for {@link Scratchpad.edit}. */
+export interface EditOptions {
+  oldText: string;
+  newText: string;
+  /** Replace every occurrence; otherwise `oldText` must occur exactly once. */
+  replaceAll?: boolean;
+  ifVersion?: number;
+}
+
+/** What an edit did. */
+export interface EditResult {
+  entry: Entry;
+  replacements: number;
+  /** 1-based lines where the replaced text started (before the edit). */
+  lines: number[];
+}
+
+/** Result of a slice read. */
+export interface ReadResult {
+  entry: Entry;
+  /** The slice: text, or base64/hex for binary entries. */
+  content: string;
+  encoding: 'utf8' | 'base64' | 'hex';
+  location: SliceLocation;
+  /** `chars 0–2,000 of 89,042; lines 1–25 of 1,204` */
+  description: string;
+  /** True when the slice is the whole entry. */
+  complete: boolean;
+}
+
+/** Result of a grep. */
+export interface GrepResult {
+  entry: Entry;
+  pattern: string;
+  matches: GrepMatch[];
+  /** Matching lines in the whole entry (or found before the scan stopped when `complete` is false). */
+  total: number;
+  complete: boolean;
+  /** With `context`: merged blocks of lines around the matches, grep-style. */
+  blocks?: Array<{ lines: Array<{ line: number; text: string; match: boolean }> }>;
+  /** `23 matching lines of 88,001 (showing 1–23)` */
+  description: string;
+}
+
+/** One search hit. */
+export interface SearchHit {
+  entry: Entry;
+  score: number;
+  snippet: string;
+}
+
+/** What `gc()` removed. */
+export interface GcResult {
+  removed: Array<{ session: string; name: string; id: string; bytes: number; reason: 'expired' | 'cap' }>;
+  bytes: number;
+  /** Abandoned staging areas swept. */
+  staging: number;
+}

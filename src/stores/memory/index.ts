@@ -1,0 +1,1 @@
+export { createMemoryDriver, MemoryDriver, type MemoryDriverConfig } from './memory-driver.js';

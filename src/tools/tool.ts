@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { ScratchpadError } from '../core/errors.js';
+import type { JsonObject, JsonValue } from '../core/json.js';
+import type { SessionScratchpad } from '../scratchpad/scratchpad.js';
+
+/** A JSON Schema object as sent to a model provider. */
+export type JsonSchema = JsonObject;
+
+/** What a tool sees of the world when it runs. */
+export interface ToolContext {
+  /** The session the tool acts on. */
+  session: SessionScratchpad;
+  /** The current turn and step, when an agent loop runs the tool (used for provenance and turn isolation). */
+  turn?: string;
+  step?: number;
+  signal?: AbortSignal;
+}
+
+/** What a tool returns: the text the model reads, whether it is an error, and optional structured data. */
+export interface ToolOutput {
+  text: string;
+  isError?: boolean;
+  data?: JsonValue;
+}
+
+/**
+ * One tool offered to a model. `parameters` validates input (zod 4); `inputSchema`, when given, is the exact
+ * JSON Schema to show the model (presets that must reproduce a seed's schema byte for byte set it).
+ */
+export interface ScratchpadTool<Input = any> {
+  readonly name: string;
+  readonly description: string;
+  readonly parameters: z.ZodType<Input>;
+  readonly inputSchema?: JsonSchema;
+  execute(input: Input, context: ToolContext): Promise<ToolOutput>;
+}
+
+/** Identity helper that keeps the input type. */
+export function defineTool<Input>(tool: ScratchpadTool<Input>): ScratchpadTool<Input> {
+  return tool;
+}
+
+/** The JSON Schema a model sees for `tool`'s parameters. */
+export function toolJsonSchema(tool: ScratchpadTool): JsonSchema {
+  if (tool.inputSchema) return tool.inputSchema;
+  const schema = z.toJSONSchema(tool.parameters, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  return cleanSchema(schema) as JsonSchema;
+}
+
+/** Drops `$schema` and the ±2^53 bounds zod adds to integers: noise to a model. */
+function cleanSchema(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(cleanSchema);
+  if (typeof value !== 'object' || value === null) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    if (key === '$schema') continue;
+    if ((key === 'minimum' || key === 'maximum') && Math.abs(item as number) === Number.MAX_SAFE_INTEGER) continue;
+    out[key] = cleanSchema(item);
+  }
+  return out;
+}
+
+/**
+ * Runs a tool on raw model input: validates it, executes, and turns every `ScratchpadError` (and invalid
+ * input) into an error result that says what went wrong and what to try instead. Bugs still throw.
+ */
+export async function runTool(tool: ScratchpadTool, rawInput: unknown, context: ToolContext): Promise<ToolOutput> {
+  const parsed = tool.parameters.safeParse(rawInput ?? {});
+  if (!parsed.success) {
+    const problems = parsed.error.issues
+      .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : 'input'}: ${issue.message}`)
+      .join('; ');
+    return {
+      isError: true,
+      text: `Invalid arguments for ${tool.name}: ${problems}. Expected parameters: ${JSON.stringify(toolJsonSchema(tool).properties ?? {})}`,
+      data: { ok: false, error: 'INVALID_ARGUMENT', message: problems },
+    };
+  }
+  try {
+    return await tool.execute(parsed.data, context);
+  } catch (error) {
+    if (ScratchpadError.isInstance(error)) return errorOutput(error);
+    throw error;
+  }
+}
+
+/** The model-facing form of a `ScratchpadError`: `Error (CODE): message Hint: …`. */
+export function errorOutput(error: ScratchpadError): ToolOutput {
+  return {
+    isError: true,
+    text: `Error (${error.code}): ${error.message}${error.hint ? ` ${error.hint}` : ''}`,
+    data: { ok: false, error: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) },
+  };
+}
