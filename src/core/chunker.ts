@@ -19,7 +19,8 @@ export class Chunker {
   #lastByte = -1;
 
   constructor(chunkSize: number) {
-    if (!Number.isInteger(chunkSize) || chunkSize < 16) throw new RangeError('chunkSize must be an integer >= 16');
+    if (!Number.isInteger(chunkSize) || chunkSize < 16)
+      throw new RangeError('chunkSize must be an integer >= 16');
     this.#chunkSize = chunkSize;
   }
 
@@ -43,7 +44,13 @@ export class Chunker {
 
   /** Totals of everything emitted so far. */
   get totals(): { chunks: number; bytes: number; chars: number; newlines: number; lastByte: number } {
-    return { chunks: this.#seq, bytes: this.#bytes, chars: this.#chars, newlines: this.#newlines, lastByte: this.#lastByte };
+    return {
+      chunks: this.#seq,
+      bytes: this.#bytes,
+      chars: this.#chars,
+      newlines: this.#newlines,
+      lastByte: this.#lastByte,
+    };
   }
 
   /** False once a chunk was not well-formed UTF-8. */
@@ -52,7 +59,10 @@ export class Chunker {
   }
 
   #cut(final: boolean): Chunk {
-    const joined = this.#pending.length === 1 ? (this.#pending[0] as Buffer) : Buffer.concat(this.#pending, this.#pendingBytes);
+    const joined =
+      this.#pending.length === 1
+        ? (this.#pending[0] as Buffer)
+        : Buffer.concat(this.#pending, this.#pendingBytes);
     const limit = final ? Math.min(this.#chunkSize, joined.byteLength) : this.#chunkSize;
     const size = utf8SafeCut(joined, limit);
     const data = joined.subarray(0, size);

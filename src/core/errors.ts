@@ -94,7 +94,14 @@ export class ScratchpadError extends Error {
     return ScratchpadError.isInstance(value) && value.code === code;
   }
 
-  toJSON(): { name: string; code: ScratchpadErrorCode; category: ErrorCategory; message: string; hint?: string; details?: Record<string, unknown> } {
+  toJSON(): {
+    name: string;
+    code: ScratchpadErrorCode;
+    category: ErrorCategory;
+    message: string;
+    hint?: string;
+    details?: Record<string, unknown>;
+  } {
     return {
       name: this.name,
       code: this.code,

@@ -15,6 +15,7 @@ export function describeLocation(location: SliceLocation): string {
   const span = `${location.unit} ${formatCount(location.start)}–${formatCount(location.end)} of ${formatCount(location.total)}`;
   if (!location.lines) return span;
   const { first, last, total } = location.lines;
-  const lines = first === last ? `line ${formatCount(first)}` : `lines ${formatCount(first)}–${formatCount(last)}`;
+  const lines =
+    first === last ? `line ${formatCount(first)}` : `lines ${formatCount(first)}–${formatCount(last)}`;
   return `${span}; ${lines} of ${formatCount(total)}`;
 }

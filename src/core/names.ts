@@ -17,7 +17,10 @@ export function isValidName(value: unknown): value is string {
  */
 export function assertValidName(value: unknown, what = 'name'): string {
   if (isValidName(value)) return value;
-  const shown = typeof value === 'string' ? JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value) : String(value);
+  const shown =
+    typeof value === 'string'
+      ? JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value)
+      : String(value);
   throw new ScratchpadError('INVALID_NAME', `Invalid ${what} ${shown}: use ${NAME_RULE}.`, {
     hint: `Pick a ${what} like "plan", "findings-1" or "fs_read_3".`,
     details: { [what]: value, rule: NAME_RULE },

@@ -20,12 +20,18 @@ const META = /[\\^$.|?*+()[\]{}]/;
  */
 export function compilePattern(pattern: string, options: PatternOptions = {}): CompiledPattern {
   if (typeof pattern !== 'string' || pattern.length === 0) {
-    throw new ScratchpadError('INVALID_REGEX', 'The pattern is empty.', { hint: 'Give a regular expression, e.g. "ERROR|WARN".' });
+    throw new ScratchpadError('INVALID_REGEX', 'The pattern is empty.', {
+      hint: 'Give a regular expression, e.g. "ERROR|WARN".',
+    });
   }
   if (pattern.length > 4096) {
-    throw new ScratchpadError('INVALID_REGEX', `The pattern is ${pattern.length} characters long; the limit is 4096.`, {
-      hint: 'Use a shorter pattern.',
-    });
+    throw new ScratchpadError(
+      'INVALID_REGEX',
+      `The pattern is ${pattern.length} characters long; the limit is 4096.`,
+      {
+        hint: 'Use a shorter pattern.',
+      },
+    );
   }
   if (!options.ignoreCase && !META.test(pattern)) {
     return { kind: 'literal', source: pattern, needle: Buffer.from(pattern, 'utf8') };
@@ -35,13 +41,17 @@ export function compilePattern(pattern: string, options: PatternOptions = {}): C
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     const unsupported = /\(\?[=!<]|\\[1-9]/.test(pattern);
-    throw new ScratchpadError('INVALID_REGEX', `Invalid regular expression ${JSON.stringify(pattern)}: ${reason}`, {
-      hint: unsupported
-        ? 'Patterns use RE2 syntax: lookahead, lookbehind and backreferences are not supported. Match the line more loosely instead.'
-        : 'Check the pattern (RE2 syntax, like JavaScript without lookaround or backreferences); escape literal characters such as ( [ . * with a backslash.',
-      details: { pattern },
-      cause: error,
-    });
+    throw new ScratchpadError(
+      'INVALID_REGEX',
+      `Invalid regular expression ${JSON.stringify(pattern)}: ${reason}`,
+      {
+        hint: unsupported
+          ? 'Patterns use RE2 syntax: lookahead, lookbehind and backreferences are not supported. Match the line more loosely instead.'
+          : 'Check the pattern (RE2 syntax, like JavaScript without lookaround or backreferences); escape literal characters such as ( [ . * with a backslash.',
+        details: { pattern },
+        cause: error,
+      },
+    );
   }
 }
 

@@ -21,9 +21,13 @@ export interface Span {
 
 function assertInteger(value: number, what: string, min: number): void {
   if (!Number.isSafeInteger(value) || value < min) {
-    throw new ScratchpadError('INVALID_ARGUMENT', `${what} must be an integer >= ${min}, got ${String(value)}.`, {
-      details: { [what]: value },
-    });
+    throw new ScratchpadError(
+      'INVALID_ARGUMENT',
+      `${what} must be an integer >= ${min}, got ${String(value)}.`,
+      {
+        details: { [what]: value },
+      },
+    );
   }
 }
 
@@ -32,7 +36,11 @@ function assertInteger(value: number, what: string, min: number): void {
  * `head`/`tail`/`offset` past the end are clipped (reading "the first 2,000" of 500 gives 500); a `range` or
  * `offset` that starts past the end is `SLICE_OUT_OF_RANGE` with the entry's length.
  */
-export function resolveSpan(slice: Exclude<ReadSlice, { type: 'lines' }>, total: number, unit: 'chars' | 'bytes'): Span {
+export function resolveSpan(
+  slice: Exclude<ReadSlice, { type: 'lines' }>,
+  total: number,
+  unit: 'chars' | 'bytes',
+): Span {
   switch (slice.type) {
     case 'full':
       return { start: 0, end: total };
@@ -51,10 +59,14 @@ export function resolveSpan(slice: Exclude<ReadSlice, { type: 'lines' }>, total:
       const end = slice.end ?? total;
       assertInteger(end, 'end', 0);
       if (end < slice.start) {
-        throw new ScratchpadError('INVALID_ARGUMENT', `Range end ${end} is before its start ${slice.start}.`, {
-          hint: 'Give start <= end; the range is [start, end).',
-          details: { start: slice.start, end },
-        });
+        throw new ScratchpadError(
+          'INVALID_ARGUMENT',
+          `Range end ${end} is before its start ${slice.start}.`,
+          {
+            hint: 'Give start <= end; the range is [start, end).',
+            details: { start: slice.start, end },
+          },
+        );
       }
       return checkedSpan(slice.start, end, total, unit);
     }
@@ -79,16 +91,28 @@ function checkedSpan(start: number, end: number, total: number, unit: string): S
  * Resolves a 1-based inclusive line range (negative = from the end) against `totalLines`.
  * Returns `{ first, last }`; an end past the last line is clipped; a start past it is `SLICE_OUT_OF_RANGE`.
  */
-export function resolveLines(start: number, end: number | undefined, totalLines: number): { first: number; last: number } {
+export function resolveLines(
+  start: number,
+  end: number | undefined,
+  totalLines: number,
+): { first: number; last: number } {
   if (!Number.isSafeInteger(start) || start === 0) {
-    throw new ScratchpadError('INVALID_ARGUMENT', `Line numbers start at 1 (or -1 for the last line), got ${String(start)}.`, {
-      details: { start },
-    });
+    throw new ScratchpadError(
+      'INVALID_ARGUMENT',
+      `Line numbers start at 1 (or -1 for the last line), got ${String(start)}.`,
+      {
+        details: { start },
+      },
+    );
   }
   if (end !== undefined && (!Number.isSafeInteger(end) || end === 0)) {
-    throw new ScratchpadError('INVALID_ARGUMENT', `Line numbers start at 1 (or -1 for the last line), got ${String(end)}.`, {
-      details: { end },
-    });
+    throw new ScratchpadError(
+      'INVALID_ARGUMENT',
+      `Line numbers start at 1 (or -1 for the last line), got ${String(end)}.`,
+      {
+        details: { end },
+      },
+    );
   }
   const first = start < 0 ? totalLines + start + 1 : start;
   const lastRaw = end === undefined ? totalLines : end < 0 ? totalLines + end + 1 : end;
@@ -97,17 +121,24 @@ export function resolveLines(start: number, end: number | undefined, totalLines:
       'SLICE_OUT_OF_RANGE',
       `Line ${formatCount(start)} does not exist: the entry has ${formatCount(totalLines)} lines.`,
       {
-        hint: totalLines === 0 ? 'The entry is empty.' : `Use lines between 1 and ${formatCount(totalLines)} (or -1 for the last).`,
+        hint:
+          totalLines === 0
+            ? 'The entry is empty.'
+            : `Use lines between 1 and ${formatCount(totalLines)} (or -1 for the last).`,
         details: { start, totalLines },
       },
     );
   }
   const last = Math.min(lastRaw, totalLines);
   if (last < first) {
-    throw new ScratchpadError('INVALID_ARGUMENT', `Line range ends (${String(end)}) before it starts (${start}).`, {
-      hint: 'Give start <= end; both are inclusive.',
-      details: { start, end, totalLines },
-    });
+    throw new ScratchpadError(
+      'INVALID_ARGUMENT',
+      `Line range ends (${String(end)}) before it starts (${start}).`,
+      {
+        hint: 'Give start <= end; both are inclusive.',
+        details: { start, end, totalLines },
+      },
+    );
   }
   return { first, last };
 }

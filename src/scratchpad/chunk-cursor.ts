@@ -42,9 +42,13 @@ export class ChunkCursor {
     for (let seq = seqStart; seq < end; seq++) {
       const chunk = this.#cache.get(seq);
       if (!chunk) {
-        throw new ScratchpadError('STORE_CORRUPT', `Chunk ${seq} of entry "${this.record.name}" is missing.`, {
-          details: { entry: this.record.id, seq },
-        });
+        throw new ScratchpadError(
+          'STORE_CORRUPT',
+          `Chunk ${seq} of entry "${this.record.name}" is missing.`,
+          {
+            details: { entry: this.record.id, seq },
+          },
+        );
       }
       out.push(chunk);
     }
@@ -64,7 +68,9 @@ export class ChunkCursor {
   async byteOfChar(char: number): Promise<number> {
     if (char >= this.record.chars) return this.record.bytes;
     const chunk = await this.chunk(await this.locate('char', char));
-    return chunk.byteStart + byteOffsetOfChar(chunk.data, char - chunk.charStart, chunk.bytes === chunk.chars);
+    return (
+      chunk.byteStart + byteOffsetOfChar(chunk.data, char - chunk.charStart, chunk.bytes === chunk.chars)
+    );
   }
 
   /** Global byte offset where 1-based `line` starts (`line` ≤ total lines). */
@@ -74,9 +80,13 @@ export class ChunkCursor {
     const chunk = await this.chunk(await this.locate('line', ordinal - 1));
     const local = byteOffsetAfterNewline(chunk.data, ordinal - chunk.lineStart);
     if (local === -1) {
-      throw new ScratchpadError('STORE_CORRUPT', `Line index of entry "${this.record.name}" is inconsistent.`, {
-        details: { entry: this.record.id, line },
-      });
+      throw new ScratchpadError(
+        'STORE_CORRUPT',
+        `Line index of entry "${this.record.name}" is inconsistent.`,
+        {
+          details: { entry: this.record.id, line },
+        },
+      );
     }
     return chunk.byteStart + local;
   }

@@ -68,7 +68,9 @@ function* piecesOf(piece: unknown): Generator<Uint8Array> {
 }
 
 function isReadableStream(value: unknown): value is ReadableStream<Uint8Array | string> {
-  return typeof value === 'object' && value !== null && typeof (value as ReadableStream).getReader === 'function';
+  return (
+    typeof value === 'object' && value !== null && typeof (value as ReadableStream).getReader === 'function'
+  );
 }
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {

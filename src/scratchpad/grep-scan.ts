@@ -45,7 +45,13 @@ const BATCH = 16;
 const MAX_CARRY = 8 * 1024 * 1024;
 
 /** Compiles and validates grep options once. */
-export function prepareGrep(options: GrepOptions): { pattern: CompiledPattern; max: number; context: number; maxLineChars: number; timeoutMs: number } {
+export function prepareGrep(options: GrepOptions): {
+  pattern: CompiledPattern;
+  max: number;
+  context: number;
+  maxLineChars: number;
+  timeoutMs: number;
+} {
   const max = options.maxMatches ?? 100;
   const context = options.context ?? 0;
   const maxLineChars = options.maxLineChars ?? 500;
@@ -57,12 +63,22 @@ export function prepareGrep(options: GrepOptions): { pattern: CompiledPattern; m
     ['timeoutMs', timeoutMs, 1, 3_600_000],
   ] as const) {
     if (!Number.isSafeInteger(value) || value < min || value > limit) {
-      throw new ScratchpadError('INVALID_ARGUMENT', `${what} must be an integer from ${min} to ${formatCount(limit)}, got ${String(value)}.`, {
-        details: { [what]: value },
-      });
+      throw new ScratchpadError(
+        'INVALID_ARGUMENT',
+        `${what} must be an integer from ${min} to ${formatCount(limit)}, got ${String(value)}.`,
+        {
+          details: { [what]: value },
+        },
+      );
     }
   }
-  return { pattern: compilePattern(options.pattern, { ignoreCase: options.ignoreCase ?? false }), max, context, maxLineChars, timeoutMs };
+  return {
+    pattern: compilePattern(options.pattern, { ignoreCase: options.ignoreCase ?? false }),
+    max,
+    context,
+    maxLineChars,
+    timeoutMs,
+  };
 }
 
 /**
@@ -87,7 +103,13 @@ export async function scanLines(
   let carryAscii = true;
   let line = 1;
 
-  const searchRegion = (buffer: Buffer, regionEnd: number, charStart: number, ascii: boolean, firstLine: number): boolean => {
+  const searchRegion = (
+    buffer: Buffer,
+    regionEnd: number,
+    charStart: number,
+    ascii: boolean,
+    firstLine: number,
+  ): boolean => {
     let position = 0;
     let lineAtPosition = firstLine;
     while (position < regionEnd) {
@@ -96,14 +118,26 @@ export async function scanLines(
       const lineStart = at === 0 ? 0 : buffer.lastIndexOf(10, at - 1) + 1;
       const newline = buffer.indexOf(10, at);
       const lineEnd = newline === -1 || newline >= regionEnd ? regionEnd : newline;
-      const lineNumber = lineAtPosition + countNewlines(buffer, position, lineStart);
-      if (lineNumber !== lastReported) {
+      // Line numbers cost a newline count since the last match; past maxMatches only the count of lines is
+      // needed, and a match then lies on a new line unless it is on the region's first line (a long line cut
+      // into windows), whose number is known.
+      const lineNumber =
+        matches.length < max
+          ? lineAtPosition + countNewlines(buffer, position, lineStart)
+          : lineStart === 0
+            ? firstLine
+            : -1;
+      if (lineNumber === -1 || lineNumber !== lastReported) {
         lastReported = lineNumber;
         total++;
         if (matches.length < max) {
           const charOfLine = charStart + (ascii ? lineStart : countCodePoints(buffer, 0, lineStart));
           const column = ascii ? at - lineStart : countCodePoints(buffer, lineStart, at);
-          matches.push({ line: lineNumber, char: charOfLine + column, ...clipLine(buffer, lineStart, lineEnd, at, maxLineChars) });
+          matches.push({
+            line: lineNumber,
+            char: charOfLine + column,
+            ...clipLine(buffer, lineStart, lineEnd, at, maxLineChars),
+          });
         } else if (stopAtMax) {
           return false;
         }
@@ -129,13 +163,15 @@ export async function scanLines(
         continue;
       }
       const regionEnd = lastNewline === -1 ? buffer.byteLength : lastNewline + 1;
-      if (!searchRegion(buffer, regionEnd, charStart, ascii, line)) return { matches, total, complete: false };
+      if (!searchRegion(buffer, regionEnd, charStart, ascii, line))
+        return { matches, total, complete: false };
       // A carry never holds a newline, so the region's newlines are exactly the chunk's.
       if (lastNewline !== -1) line += chunk.newlines;
       if (regionEnd < buffer.byteLength) {
         carry = Buffer.from(buffer.subarray(regionEnd));
-        carryChar = charStart + (ascii ? regionEnd : countCodePoints(buffer, 0, regionEnd));
         carryAscii = isAsciiBytes(carry);
+        // The carry ends where the chunk ends: count back from there (O(carry), not O(chunk)).
+        carryChar = chunk.charStart + chunk.chars - (carryAscii ? carry.byteLength : countCodePoints(carry));
       } else {
         carry = undefined;
       }
@@ -143,14 +179,22 @@ export async function scanLines(
     cursor.forget(seq, seq + BATCH);
   }
   if (carry && carry.byteLength > 0) {
-    if (!searchRegion(carry, carry.byteLength, carryChar, carryAscii, line)) return { matches, total, complete: false };
+    if (!searchRegion(carry, carry.byteLength, carryChar, carryAscii, line))
+      return { matches, total, complete: false };
   }
   return { matches, total, complete: true };
 }
 
-function clipLine(buffer: Buffer, lineStart: number, lineEnd: number, at: number, maxChars: number): { text: string; clipped: boolean } {
+function clipLine(
+  buffer: Buffer,
+  lineStart: number,
+  lineEnd: number,
+  at: number,
+  maxChars: number,
+): { text: string; clipped: boolean } {
   // Bytes >= chars, so a line within maxChars bytes is within maxChars chars.
-  if (lineEnd - lineStart <= maxChars) return { text: decodeUtf8(buffer, lineStart, lineEnd), clipped: false };
+  if (lineEnd - lineStart <= maxChars)
+    return { text: decodeUtf8(buffer, lineStart, lineEnd), clipped: false };
   const half = Math.floor(maxChars / 2);
   const beforeFrom = Math.max(lineStart, at - half * 4);
   const before = [...decodeUtf8(buffer, beforeFrom, at)];
@@ -160,7 +204,10 @@ function clipLine(buffer: Buffer, lineStart: number, lineEnd: number, at: number
   const clippedStart = beforeFrom > lineStart || kept.length < before.length;
   const clippedEnd = afterTo < lineEnd || after.length < maxChars - kept.length;
   if (!clippedStart && !clippedEnd) return { text: decodeUtf8(buffer, lineStart, lineEnd), clipped: false };
-  return { text: `${clippedStart ? '…' : ''}${kept.join('')}${after.join('')}${clippedEnd ? '…' : ''}`, clipped: true };
+  return {
+    text: `${clippedStart ? '…' : ''}${kept.join('')}${after.join('')}${clippedEnd ? '…' : ''}`,
+    clipped: true,
+  };
 }
 
 function timeout(name: string, line: number, found: number, timeoutMs: number): ScratchpadError {

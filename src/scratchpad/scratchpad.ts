@@ -9,7 +9,7 @@ import { describeLocation, type SliceLocation } from '../core/location.js';
 import { assertValidName, assertValidSession } from '../core/names.js';
 import { type ReadSlice, resolveLines, resolveSpan } from '../core/slice.js';
 import { decodeUtf8 } from '../core/utf8.js';
-import type { CommitRequest, StoreDriver, StoreTotals } from '../stores/driver.js';
+import type { StoreDriver, StoreTotals } from '../stores/driver.js';
 import { ChunkCursor } from './chunk-cursor.js';
 import { type ContentInput, isStringInput } from './content-input.js';
 import { newContentHash, type StagedContent, stageContent } from './content-writer.js';
@@ -82,11 +82,17 @@ export class Scratchpad {
   // ── writes ──────────────────────────────────────────────────────────────────────────────────────────────
 
   /** Stores `content` under `name` (see {@link WriteOptions} for replace/append/create and compare-and-set). */
-  async write(session: string, name: string, content: ContentInput, options: WriteOptions = {}): Promise<WriteResult> {
+  async write(
+    session: string,
+    name: string,
+    content: ContentInput,
+    options: WriteOptions = {},
+  ): Promise<WriteResult> {
     assertValidSession(session);
     assertValidName(name);
     validateWriteOptions(options);
-    const retryable = options.ifVersion === undefined && (isStringInput(content) || content instanceof Uint8Array);
+    const retryable =
+      options.ifVersion === undefined && (isStringInput(content) || content instanceof Uint8Array);
     for (let attempt = 0; ; attempt++) {
       const current = await this.#live(session, name);
       checkPrecondition(current, options.ifVersion, name, options.mode === 'create');
@@ -95,7 +101,8 @@ export class Scratchpad {
           ? await this.#append(current, content, options)
           : await this.#replace(session, name, current, content, options);
       if (outcome) return outcome;
-      if (!retryable || attempt >= MAX_RETRIES) throw conflict(name, await this.driver.doGetEntry(session, name), options.ifVersion);
+      if (!retryable || attempt >= MAX_RETRIES)
+        throw conflict(name, await this.driver.doGetEntry(session, name), options.ifVersion);
     }
   }
 
@@ -124,7 +131,10 @@ export class Scratchpad {
         step: pick(options.step, current?.step, null),
         source: pick(options.source, current?.source, null),
         kind,
-        mediaType: options.mediaType ?? (current?.kind === kind ? current.mediaType : undefined) ?? defaultMediaType(kind),
+        mediaType:
+          options.mediaType ??
+          (current?.kind === kind ? current.mediaType : undefined) ??
+          defaultMediaType(kind),
         bytes: staged.bytes,
         chars: kind === 'text' ? staged.chars : 0,
         lines: kind === 'text' ? lineCount(staged.bytes, staged.newlines, staged.lastByte) : 0,
@@ -152,7 +162,9 @@ export class Scratchpad {
         entry: toEntry(result.record),
         created: current === undefined,
         writtenBytes: staged.bytes,
-        ...(current ? { previous: { version: current.version, bytes: current.bytes, chars: current.chars } } : {}),
+        ...(current
+          ? { previous: { version: current.version, bytes: current.bytes, chars: current.chars } }
+          : {}),
       };
     } catch (error) {
       await staged.sink.abort();
@@ -160,7 +172,11 @@ export class Scratchpad {
     }
   }
 
-  async #append(current: EntryRecord, content: ContentInput, options: WriteOptions): Promise<WriteResult | undefined> {
+  async #append(
+    current: EntryRecord,
+    content: ContentInput,
+    options: WriteOptions,
+  ): Promise<WriteResult | undefined> {
     const cursor = new ChunkCursor(this.driver, current);
     const hash = newContentHash();
     // Hash the existing content (sha256 covers the whole entry) and keep the last chunk: when it is small it is
@@ -184,9 +200,13 @@ export class Scratchpad {
     try {
       const appended = staged.bytes - (rewriteTail && last ? last.bytes : 0);
       if (current.kind === 'text' && !staged.utf8) {
-        throw new ScratchpadError('NOT_TEXT', `Cannot append bytes that are not UTF-8 text to the text entry "${current.name}".`, {
-          hint: 'Append text, or write the data to a new binary entry.',
-        });
+        throw new ScratchpadError(
+          'NOT_TEXT',
+          `Cannot append bytes that are not UTF-8 text to the text entry "${current.name}".`,
+          {
+            hint: 'Append text, or write the data to a new binary entry.',
+          },
+        );
       }
       await this.#makeRoom(appended, current.session, current.name);
       const kept = {
@@ -246,7 +266,10 @@ export class Scratchpad {
       });
     }
     if (typeof options.newText !== 'string') {
-      throw new ScratchpadError('INVALID_ARGUMENT', 'newText must be a string (use "" to delete the old text).');
+      throw new ScratchpadError(
+        'INVALID_ARGUMENT',
+        'newText must be a string (use "" to delete the old text).',
+      );
     }
     for (let attempt = 0; ; attempt++) {
       const current = await this.#resolve(session, ref);
@@ -262,10 +285,14 @@ export class Scratchpad {
       const text = decodeUtf8(await new ChunkCursor(this.driver, current).bytes(0, current.bytes));
       const positions = occurrences(text, options.oldText);
       if (positions.length === 0) {
-        throw new ScratchpadError('EDIT_NO_MATCH', `The text to replace does not occur in "${current.name}".`, {
-          hint: 'Read the entry and copy the exact text, including whitespace and line breaks.',
-          details: { name: current.name },
-        });
+        throw new ScratchpadError(
+          'EDIT_NO_MATCH',
+          `The text to replace does not occur in "${current.name}".`,
+          {
+            hint: 'Read the entry and copy the exact text, including whitespace and line breaks.',
+            details: { name: current.name },
+          },
+        );
       }
       const lines = linesOf(text, positions);
       if (positions.length > 1 && !options.replaceAll) {
@@ -277,12 +304,20 @@ export class Scratchpad {
       }
       const updated = options.replaceAll
         ? text.split(options.oldText).join(options.newText)
-        : text.slice(0, positions[0]) + options.newText + text.slice((positions[0] as number) + options.oldText.length);
+        : text.slice(0, positions[0]) +
+          options.newText +
+          text.slice((positions[0] as number) + options.oldText.length);
       const remaining = current.expiresAt === null ? null : Math.max(1, current.expiresAt - this.#now());
-      const outcome = await this.#replace(current.session, current.name, current, updated, { ttlMs: remaining });
+      const outcome = await this.#replace(current.session, current.name, current, updated, {
+        ttlMs: remaining,
+      });
       if (outcome) return { entry: outcome.entry, replacements: positions.length, lines };
       if (options.ifVersion !== undefined || attempt >= MAX_RETRIES) {
-        throw conflict(current.name, await this.driver.doGetEntry(current.session, current.name), options.ifVersion);
+        throw conflict(
+          current.name,
+          await this.driver.doGetEntry(current.session, current.name),
+          options.ifVersion,
+        );
       }
     }
   }
@@ -303,9 +338,14 @@ export class Scratchpad {
         updatedAt: now,
         version: current.version + 1,
       };
-      const result = await this.driver.doCommit({ mode: 'metadata', record, expectedVersion: current.version });
+      const result = await this.driver.doCommit({
+        mode: 'metadata',
+        record,
+        expectedVersion: current.version,
+      });
       if (result.ok) return toEntry(result.record);
-      if (options.ifVersion !== undefined || attempt >= MAX_RETRIES) throw conflict(current.name, result.current, options.ifVersion);
+      if (options.ifVersion !== undefined || attempt >= MAX_RETRIES)
+        throw conflict(current.name, result.current, options.ifVersion);
     }
   }
 
@@ -316,7 +356,11 @@ export class Scratchpad {
       checkPrecondition(current, options.ifVersion, current.name, false);
       if (await this.driver.doDeleteEntry(current)) return toEntry(current);
       if (options.ifVersion !== undefined || attempt >= MAX_RETRIES) {
-        throw conflict(current.name, await this.driver.doGetEntry(current.session, current.name), options.ifVersion);
+        throw conflict(
+          current.name,
+          await this.driver.doGetEntry(current.session, current.name),
+          options.ifVersion,
+        );
       }
     }
   }
@@ -355,7 +399,10 @@ export class Scratchpad {
       throw new ScratchpadError(
         'CONTENT_TOO_LARGE',
         `That slice is ${formatBytes(span.end - span.start)}; read() returns at most ${formatBytes(this.#maxReadBytes)}.`,
-        { hint: 'Read a smaller slice (head, range, lines) or stream it.', details: { bytes: span.end - span.start } },
+        {
+          hint: 'Read a smaller slice (head, range, lines) or stream it.',
+          details: { bytes: span.end - span.start },
+        },
       );
     }
     const bytes = await cursor.bytes(span.start, span.end);
@@ -431,7 +478,11 @@ export class Scratchpad {
         lines: lines.map((line, index) => {
           const number = window.first + index;
           const isMatch = matched.has(number);
-          return { line: number, text: isMatch ? (clipped.get(number) ?? line) : clipContext(line), match: isMatch };
+          return {
+            line: number,
+            text: isMatch ? (clipped.get(number) ?? line) : clipContext(line),
+            match: isMatch,
+          };
         }),
       });
     }
@@ -457,7 +508,8 @@ export class Scratchpad {
   /** Describes a byte span on the entry's own axes. */
   async #locate(cursor: ChunkCursor, span: { start: number; end: number }): Promise<SliceLocation> {
     const record = cursor.record;
-    if (record.kind === 'binary') return { unit: 'bytes', start: span.start, end: span.end, total: record.bytes };
+    if (record.kind === 'binary')
+      return { unit: 'bytes', start: span.start, end: span.end, total: record.bytes };
     const first = await cursor.describeByte(span.start);
     const last = span.end > span.start ? await cursor.describeByte(span.end - 1) : first;
     const endChar = span.end === record.bytes ? record.chars : (await cursor.describeByte(span.end)).char;
@@ -466,7 +518,11 @@ export class Scratchpad {
       start: first.char,
       end: endChar,
       total: record.chars,
-      lines: { first: Math.min(first.line, Math.max(1, record.lines)), last: Math.min(last.line, Math.max(1, record.lines)), total: record.lines },
+      lines: {
+        first: Math.min(first.line, Math.max(1, record.lines)),
+        last: Math.min(last.line, Math.max(1, record.lines)),
+        total: record.lines,
+      },
     };
   }
 
@@ -475,7 +531,12 @@ export class Scratchpad {
   /** Live entries of a session, by name (or by `orderBy`). */
   async list(
     session: string,
-    options: { turn?: string; prefix?: string; limit?: number; orderBy?: 'name' | 'createdAt' | 'updatedAt' } = {},
+    options: {
+      turn?: string;
+      prefix?: string;
+      limit?: number;
+      orderBy?: 'name' | 'createdAt' | 'updatedAt';
+    } = {},
   ): Promise<Entry[]> {
     assertValidSession(session);
     const now = this.#now();
@@ -492,7 +553,9 @@ export class Scratchpad {
   async search(session: string, query: string, options: { limit?: number } = {}): Promise<SearchHit[]> {
     assertValidSession(session);
     if (typeof query !== 'string' || query.trim().length === 0) {
-      throw new ScratchpadError('INVALID_ARGUMENT', 'The search query is empty.', { hint: 'Give one or more words.' });
+      throw new ScratchpadError('INVALID_ARGUMENT', 'The search query is empty.', {
+        hint: 'Give one or more words.',
+      });
     }
     const limit = options.limit ?? 10;
     const now = this.#now();
@@ -538,15 +601,26 @@ export class Scratchpad {
   async gc(): Promise<GcResult> {
     const now = this.#now();
     const removed: GcResult['removed'] = [];
-    for (const record of await this.driver.doListEntries({ expiredAt: now, pinned: false, orderBy: 'updatedAt' })) {
+    for (const record of await this.driver.doListEntries({
+      expiredAt: now,
+      pinned: false,
+      orderBy: 'updatedAt',
+    })) {
       if (await this.driver.doDeleteEntry(record)) {
-        removed.push({ session: record.session, name: record.name, id: record.id, bytes: record.bytes, reason: 'expired' });
+        removed.push({
+          session: record.session,
+          name: record.name,
+          id: record.id,
+          bytes: record.bytes,
+          reason: 'expired',
+        });
       }
     }
     const staging = await this.driver.doSweepStaging(60 * 60 * 1000);
     if (this.#maxStoreBytes !== undefined) {
       const totals = await this.driver.doStats();
-      if (totals.bytes > this.#maxStoreBytes) removed.push(...(await this.#evict(totals.bytes - this.#maxStoreBytes)));
+      if (totals.bytes > this.#maxStoreBytes)
+        removed.push(...(await this.#evict(totals.bytes - this.#maxStoreBytes)));
     }
     return { removed, bytes: removed.reduce((sum, item) => sum + item.bytes, 0), staging };
   }
@@ -610,7 +684,11 @@ export class Scratchpad {
     return record && !isExpired(record, this.#now()) ? record : undefined;
   }
 
-  async #resolve(session: string, ref: EntryRef, options: { includeExpired?: boolean } = {}): Promise<EntryRecord> {
+  async #resolve(
+    session: string,
+    ref: EntryRef,
+    options: { includeExpired?: boolean } = {},
+  ): Promise<EntryRecord> {
     assertValidSession(session);
     let record: EntryRecord | undefined;
     if (typeof ref === 'string') {
@@ -619,18 +697,29 @@ export class Scratchpad {
       record = await this.driver.doGetEntryById(ref.id);
       if (record && record.session !== session) record = undefined;
     } else {
-      throw new ScratchpadError('INVALID_ARGUMENT', `Invalid entry id ${JSON.stringify((ref as { id?: unknown })?.id)}: ids are 16 hex characters.`, {
-        hint: 'Use the id from the observation that saved the entry, or address the entry by name.',
-      });
+      throw new ScratchpadError(
+        'INVALID_ARGUMENT',
+        `Invalid entry id ${JSON.stringify((ref as { id?: unknown })?.id)}: ids are 16 hex characters.`,
+        {
+          hint: 'Use the id from the observation that saved the entry, or address the entry by name.',
+        },
+      );
     }
     if (record && (options.includeExpired || !isExpired(record, this.#now()))) return record;
     throw await this.#notFound(session, ref, record);
   }
 
-  async #notFound(session: string, ref: EntryRef, expired: EntryRecord | undefined): Promise<ScratchpadError> {
+  async #notFound(
+    session: string,
+    ref: EntryRef,
+    expired: EntryRecord | undefined,
+  ): Promise<ScratchpadError> {
     const label = typeof ref === 'string' ? `"${ref}"` : `with id ${ref.id}`;
     const names = (await this.list(session, { limit: 21 })).map((entry) => entry.name);
-    const listed = names.length === 0 ? 'The session has no entries.' : `Entries in this session: ${names.slice(0, 20).join(', ')}${names.length > 20 ? ', …' : ''}.`;
+    const listed =
+      names.length === 0
+        ? 'The session has no entries.'
+        : `Entries in this session: ${names.slice(0, 20).join(', ')}${names.length > 20 ? ', …' : ''}.`;
     return new ScratchpadError(
       'ENTRY_NOT_FOUND',
       expired
@@ -643,7 +732,10 @@ export class Scratchpad {
   async #sessionNotFound(session: string): Promise<ScratchpadError> {
     const sessions = (await this.driver.doListSessions()).map((info) => info.id);
     return new ScratchpadError('SESSION_NOT_FOUND', `No session "${session}".`, {
-      hint: sessions.length === 0 ? 'The store has no sessions yet.' : `Sessions: ${sessions.slice(0, 20).join(', ')}${sessions.length > 20 ? ', …' : ''}.`,
+      hint:
+        sessions.length === 0
+          ? 'The store has no sessions yet.'
+          : `Sessions: ${sessions.slice(0, 20).join(', ')}${sessions.length > 20 ? ', …' : ''}.`,
       details: { session, sessions: sessions.slice(0, 20) },
     });
   }
@@ -719,7 +811,11 @@ function defaultMediaType(kind: 'text' | 'binary'): string {
   return kind === 'text' ? 'text/plain; charset=utf-8' : 'application/octet-stream';
 }
 
-function decideKind(requested: WriteOptions['kind'], fromString: boolean, staged: StagedContent): 'text' | 'binary' {
+function decideKind(
+  requested: WriteOptions['kind'],
+  fromString: boolean,
+  staged: StagedContent,
+): 'text' | 'binary' {
   if (requested === 'binary') return 'binary';
   if (requested === 'text' && !staged.utf8) {
     throw new ScratchpadError('NOT_TEXT', 'The content is not valid UTF-8 text.', {
@@ -732,26 +828,43 @@ function decideKind(requested: WriteOptions['kind'], fromString: boolean, staged
 
 function assertText(record: EntryRecord, action: string): void {
   if (record.kind !== 'text') {
-    throw new ScratchpadError('NOT_TEXT', `Cannot ${action} "${record.name}": it is a binary entry (${formatBytes(record.bytes)}).`, {
-      hint: 'Read binary entries by bytes (head, tail, range, offset) as base64 or hex.',
-      details: { name: record.name, kind: record.kind },
-    });
+    throw new ScratchpadError(
+      'NOT_TEXT',
+      `Cannot ${action} "${record.name}": it is a binary entry (${formatBytes(record.bytes)}).`,
+      {
+        hint: 'Read binary entries by bytes (head, tail, range, offset) as base64 or hex.',
+        details: { name: record.name, kind: record.kind },
+      },
+    );
   }
 }
 
-function checkPrecondition(current: EntryRecord | undefined, ifVersion: number | undefined, name: string, mustNotExist: boolean): void {
+function checkPrecondition(
+  current: EntryRecord | undefined,
+  ifVersion: number | undefined,
+  name: string,
+  mustNotExist: boolean,
+): void {
   if (mustNotExist && current) {
-    throw new ScratchpadError('ENTRY_EXISTS', `Entry "${name}" already exists (version ${current.version}).`, {
-      hint: 'Choose another name, or write with mode "replace" to overwrite it.',
-      details: { name, version: current.version },
-    });
+    throw new ScratchpadError(
+      'ENTRY_EXISTS',
+      `Entry "${name}" already exists (version ${current.version}).`,
+      {
+        hint: 'Choose another name, or write with mode "replace" to overwrite it.',
+        details: { name, version: current.version },
+      },
+    );
   }
   if (ifVersion === undefined) return;
   const actual = current?.version ?? 0;
   if (actual !== ifVersion) throw conflict(name, current, ifVersion);
 }
 
-function conflict(name: string, current: EntryRecord | undefined, expected: number | undefined): ScratchpadError {
+function conflict(
+  name: string,
+  current: EntryRecord | undefined,
+  expected: number | undefined,
+): ScratchpadError {
   const actual = current?.version ?? 0;
   return new ScratchpadError(
     'VERSION_CONFLICT',
@@ -759,7 +872,10 @@ function conflict(name: string, current: EntryRecord | undefined, expected: numb
       ? `"${name}" kept changing while writing; gave up after ${MAX_RETRIES + 1} attempts.`
       : `"${name}" is at version ${actual}, not ${expected}: someone else changed it.`,
     {
-      hint: actual === 0 ? 'It does not exist now; write it without ifVersion (or with ifVersion 0).' : `Read it again, then retry with ifVersion ${actual}.`,
+      hint:
+        actual === 0
+          ? 'It does not exist now; write it without ifVersion (or with ifVersion 0).'
+          : `Read it again, then retry with ifVersion ${actual}.`,
       details: { name, expected, actual },
     },
   );
@@ -771,23 +887,43 @@ function validateWriteOptions(options: WriteOptions): void {
       hint: 'Use "replace", "append" or "create".',
     });
   }
-  if (options.ifVersion !== undefined && (!Number.isSafeInteger(options.ifVersion) || options.ifVersion < 0)) {
-    throw new ScratchpadError('INVALID_ARGUMENT', `ifVersion must be an integer >= 0, got ${String(options.ifVersion)}.`);
+  if (
+    options.ifVersion !== undefined &&
+    (!Number.isSafeInteger(options.ifVersion) || options.ifVersion < 0)
+  ) {
+    throw new ScratchpadError(
+      'INVALID_ARGUMENT',
+      `ifVersion must be an integer >= 0, got ${String(options.ifVersion)}.`,
+    );
   }
   if (options.ttlMs !== undefined && options.ttlMs !== null) validateTtl(options.ttlMs);
-  if (options.step !== undefined && options.step !== null && (!Number.isSafeInteger(options.step) || options.step < 0)) {
-    throw new ScratchpadError('INVALID_ARGUMENT', `step must be an integer >= 0, got ${String(options.step)}.`);
+  if (
+    options.step !== undefined &&
+    options.step !== null &&
+    (!Number.isSafeInteger(options.step) || options.step < 0)
+  ) {
+    throw new ScratchpadError(
+      'INVALID_ARGUMENT',
+      `step must be an integer >= 0, got ${String(options.step)}.`,
+    );
   }
-  if (options.metadata !== undefined && (typeof options.metadata !== 'object' || options.metadata === null || Array.isArray(options.metadata))) {
+  if (
+    options.metadata !== undefined &&
+    (typeof options.metadata !== 'object' || options.metadata === null || Array.isArray(options.metadata))
+  ) {
     throw new ScratchpadError('INVALID_ARGUMENT', 'metadata must be a JSON object.');
   }
 }
 
 function validateTtl(ttlMs: number): void {
   if (!Number.isFinite(ttlMs) || ttlMs <= 0) {
-    throw new ScratchpadError('INVALID_ARGUMENT', `TTL must be a positive number of milliseconds, got ${String(ttlMs)}.`, {
-      hint: 'Use null to keep the entry forever.',
-    });
+    throw new ScratchpadError(
+      'INVALID_ARGUMENT',
+      `TTL must be a positive number of milliseconds, got ${String(ttlMs)}.`,
+      {
+        hint: 'Use null to keep the entry forever.',
+      },
+    );
   }
 }
 

@@ -14,7 +14,12 @@ export function queryTerms(query: string): string[] {
  * Ranked search for drivers without a full-text index: scans every live text entry of the session once,
  * counts the query's terms (case-insensitive), ranks with BM25 and cuts a snippet around the first hit.
  */
-export async function searchByScan(driver: StoreDriver, session: string, query: string, limit: number): Promise<DriverSearchHit[]> {
+export async function searchByScan(
+  driver: StoreDriver,
+  session: string,
+  query: string,
+  limit: number,
+): Promise<DriverSearchHit[]> {
   const terms = queryTerms(query);
   if (terms.length === 0) return [];
   const pattern = new RE2(terms.map(escapeRegex).join('|'), 'gi');
@@ -23,7 +28,8 @@ export async function searchByScan(driver: StoreDriver, session: string, query: 
   for (const record of records) {
     const counts = new Map<string, number>();
     let snippet = '';
-    for (const term of terms) if (record.name.toLowerCase().includes(term)) counts.set(term, (counts.get(term) ?? 0) + 1);
+    for (const term of terms)
+      if (record.name.toLowerCase().includes(term)) counts.set(term, (counts.get(term) ?? 0) + 1);
     const cursor = new ChunkCursor(driver, record);
     for (let seq = 0; seq < record.chunkCount; seq += 16) {
       for (const chunk of await cursor.chunks(seq, seq + 16)) {
@@ -58,7 +64,8 @@ function makeSnippet(text: string, at: number, length: number, terms: string[]):
   const start = Math.max(0, at - 60);
   const end = Math.min(text.length, at + length + 60);
   let snippet = text.slice(start, end).replace(/\s+/g, ' ');
-  for (const term of terms) snippet = snippet.replace(new RegExp(escapeRegex(term), 'gi'), (found) => `[${found}]`);
+  for (const term of terms)
+    snippet = snippet.replace(new RegExp(escapeRegex(term), 'gi'), (found) => `[${found}]`);
   return `${start > 0 ? '…' : ''}${snippet}${end < text.length ? '…' : ''}`;
 }
 

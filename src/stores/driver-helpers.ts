@@ -11,7 +11,12 @@ export function newStagingId(): string {
 }
 
 /** Where content made of `kept` chunks ends, on every axis. */
-export function endOf(kept: readonly ChunkInfo[]): { seq: number; byteStart: number; charStart: number; lineStart: number } {
+export function endOf(kept: readonly ChunkInfo[]): {
+  seq: number;
+  byteStart: number;
+  charStart: number;
+  lineStart: number;
+} {
   const last = kept[kept.length - 1];
   if (!last) return { seq: 0, byteStart: 0, charStart: 0, lineStart: 0 };
   return {
@@ -40,12 +45,16 @@ export function matchesQuery(record: EntryRecord, query: ListQuery): boolean {
   if (query.turn !== undefined && record.turn !== query.turn) return false;
   if (query.pinned !== undefined && record.pinned !== query.pinned) return false;
   if (query.prefix !== undefined && !record.name.startsWith(query.prefix)) return false;
-  if (query.expiredAt !== undefined && (record.expiresAt === null || record.expiresAt > query.expiredAt)) return false;
+  if (query.expiredAt !== undefined && (record.expiresAt === null || record.expiresAt > query.expiredAt))
+    return false;
   return true;
 }
 
 /** Sorts by the list order; ties break on session then name so every backend lists identically. */
-export function sortRecords(records: EntryRecord[], orderBy: NonNullable<ListQuery['orderBy']>): EntryRecord[] {
+export function sortRecords(
+  records: EntryRecord[],
+  orderBy: NonNullable<ListQuery['orderBy']>,
+): EntryRecord[] {
   const byName = (a: EntryRecord, b: EntryRecord): number =>
     a.session < b.session ? -1 : a.session > b.session ? 1 : a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
   if (orderBy === 'name') return records.sort(byName);
@@ -65,7 +74,12 @@ export function sessionInfos(
     totals.set(record.session, total);
   }
   return [...sessions]
-    .map(([id, times]) => ({ id, entries: totals.get(id)?.entries ?? 0, bytes: totals.get(id)?.bytes ?? 0, ...times }))
+    .map(([id, times]) => ({
+      id,
+      entries: totals.get(id)?.entries ?? 0,
+      bytes: totals.get(id)?.bytes ?? 0,
+      ...times,
+    }))
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 

@@ -46,7 +46,12 @@ export function runStoreContract(options: StoreContractOptions): void {
     test('writes and reads text back with its facts', async () => {
       const pad = open();
       const content = 'héllo 🌍 wörld\nsecond line\r\nthird';
-      const result = await pad.write('s1', 'greeting', content, { source: 'fs_read', turn: 't1', step: 2, metadata: { path: '/tmp/x' } });
+      const result = await pad.write('s1', 'greeting', content, {
+        source: 'fs_read',
+        turn: 't1',
+        step: 2,
+        metadata: { path: '/tmp/x' },
+      });
       expect(result.created).toBe(true);
       const entry = result.entry;
       expect(entry.id).toMatch(/^[0-9a-f]{16}$/);
@@ -71,7 +76,9 @@ export function runStoreContract(options: StoreContractOptions): void {
       const read = await pad.read('s1', 'greeting');
       expect(read.content).toBe(content);
       expect(read.complete).toBe(true);
-      expect(read.description).toBe(`chars 0–${[...content].length} of ${[...content].length}; lines 1–3 of 3`);
+      expect(read.description).toBe(
+        `chars 0–${[...content].length} of ${[...content].length}; lines 1–3 of 3`,
+      );
       expect((await pad.read('s1', { id: entry.id })).content).toBe(content);
     });
 
@@ -101,7 +108,12 @@ export function runStoreContract(options: StoreContractOptions): void {
       const second = await pad.write('s1', 'plan', 'version two');
       expect(second.created).toBe(false);
       expect(second.previous).toEqual({ version: 1, bytes: 2, chars: 2 });
-      expect(second.entry).toMatchObject({ id: first.entry.id, version: 2, createdAt: first.entry.createdAt, updatedAt: clock });
+      expect(second.entry).toMatchObject({
+        id: first.entry.id,
+        version: 2,
+        createdAt: first.entry.createdAt,
+        updatedAt: clock,
+      });
       expect((await pad.read('s1', 'plan')).content).toBe('version two');
       expect((await pad.list('s1')).length).toBe(1);
     });
@@ -116,19 +128,25 @@ export function runStoreContract(options: StoreContractOptions): void {
       expect(conflict.details).toMatchObject({ expected: 1, actual: 2 });
       expect((await pad.read('s1', 'doc')).content).toBe('b');
       await expectCode(pad.delete('s1', 'doc', { ifVersion: 1 }), 'VERSION_CONFLICT');
-      await expectCode(pad.edit('s1', 'doc', { oldText: 'b', newText: 'x', ifVersion: 7 }), 'VERSION_CONFLICT');
+      await expectCode(
+        pad.edit('s1', 'doc', { oldText: 'b', newText: 'x', ifVersion: 7 }),
+        'VERSION_CONFLICT',
+      );
     });
 
     test('concurrent compare-and-set writers: exactly one wins', async () => {
       const pad = open();
       await pad.write('s1', 'counter', '0');
       const attempts = await Promise.allSettled(
-        Array.from({ length: 6 }, (_, index) => pad.write('s1', 'counter', `writer ${index}`, { ifVersion: 1 })),
+        Array.from({ length: 6 }, (_, index) =>
+          pad.write('s1', 'counter', `writer ${index}`, { ifVersion: 1 }),
+        ),
       );
       const won = attempts.filter((attempt) => attempt.status === 'fulfilled');
       expect(won.length).toBe(1);
       for (const attempt of attempts) {
-        if (attempt.status === 'rejected') expect(ScratchpadError.hasCode(attempt.reason, 'VERSION_CONFLICT')).toBe(true);
+        if (attempt.status === 'rejected')
+          expect(ScratchpadError.hasCode(attempt.reason, 'VERSION_CONFLICT')).toBe(true);
       }
       expect((await pad.get('s1', 'counter')).version).toBe(2);
     });
@@ -142,15 +160,24 @@ export function runStoreContract(options: StoreContractOptions): void {
         await pad.write('s1', 'log', piece, { mode: 'append' });
       }
       const entry = await pad.get('s1', 'log');
-      expect(entry).toMatchObject({ bytes: Buffer.byteLength(expected), chars: [...expected].length, lines: lineTotal(expected), version: 40 });
+      expect(entry).toMatchObject({
+        bytes: Buffer.byteLength(expected),
+        chars: [...expected].length,
+        lines: lineTotal(expected),
+        version: 40,
+      });
       expect(entry.sha256).toBe(sha256(expected));
       expect((await pad.read('s1', 'log')).content).toBe(expected);
-      expect((await pad.read('s1', 'log', { type: 'range', start: 100, end: 160 })).content).toBe([...expected].slice(100, 160).join(''));
-      const big = 'x'.repeat(1000) + '\n' + 'y'.repeat(500);
+      expect((await pad.read('s1', 'log', { type: 'range', start: 100, end: 160 })).content).toBe(
+        [...expected].slice(100, 160).join(''),
+      );
+      const big = `${'x'.repeat(1000)}\n${'y'.repeat(500)}`;
       await pad.write('s1', 'log', big, { mode: 'append' });
       expected += big;
       expect((await pad.read('s1', 'log')).content).toBe(expected);
-      expect((await pad.read('s1', 'log', { type: 'lines', start: -2 })).content).toBe(expected.slice(expected.lastIndexOf('\n', expected.length - 502) + 1));
+      expect((await pad.read('s1', 'log', { type: 'lines', start: -2 })).content).toBe(
+        expected.slice(expected.lastIndexOf('\n', expected.length - 502) + 1),
+      );
       expect((await pad.get('s1', 'log')).sha256).toBe(sha256(expected));
     });
 
@@ -168,9 +195,15 @@ export function runStoreContract(options: StoreContractOptions): void {
       await pad.write('s1', 'doc', content);
       const slice = (start: number, end: number): string => chars.slice(start, end).join('');
       expect((await pad.read('s1', 'doc', { type: 'head', count: 100 })).content).toBe(slice(0, 100));
-      expect((await pad.read('s1', 'doc', { type: 'tail', count: 77 })).content).toBe(slice(chars.length - 77, chars.length));
-      expect((await pad.read('s1', 'doc', { type: 'range', start: 333, end: 555 })).content).toBe(slice(333, 555));
-      expect((await pad.read('s1', 'doc', { type: 'offset', offset: 900, limit: 50 })).content).toBe(slice(900, 950));
+      expect((await pad.read('s1', 'doc', { type: 'tail', count: 77 })).content).toBe(
+        slice(chars.length - 77, chars.length),
+      );
+      expect((await pad.read('s1', 'doc', { type: 'range', start: 333, end: 555 })).content).toBe(
+        slice(333, 555),
+      );
+      expect((await pad.read('s1', 'doc', { type: 'offset', offset: 900, limit: 50 })).content).toBe(
+        slice(900, 950),
+      );
       expect((await pad.read('s1', 'doc', { type: 'head', count: 1_000_000 })).content).toBe(content);
       expect((await pad.read('s1', 'doc', { type: 'range', start: chars.length })).content).toBe('');
       const read = await pad.read('s1', 'doc', { type: 'range', start: 333, end: 555 });
@@ -178,7 +211,10 @@ export function runStoreContract(options: StoreContractOptions): void {
       const before = slice(0, 333);
       expect(read.location.lines?.first).toBe(before.split('\n').length);
       expect(read.location.lines?.last).toBe(slice(0, 554).split('\n').length);
-      const error = await expectCode(pad.read('s1', 'doc', { type: 'range', start: chars.length + 1, end: chars.length + 5 }), 'SLICE_OUT_OF_RANGE');
+      const error = await expectCode(
+        pad.read('s1', 'doc', { type: 'range', start: chars.length + 1, end: chars.length + 5 }),
+        'SLICE_OUT_OF_RANGE',
+      );
       expect(error.message).toContain(`${chars.length.toLocaleString('en-US')} chars`);
       await expectCode(pad.read('s1', 'doc', { type: 'range', start: 10, end: 5 }), 'INVALID_ARGUMENT');
       await expectCode(pad.read('s1', 'doc', { type: 'head', count: -1 }), 'INVALID_ARGUMENT');
@@ -209,7 +245,13 @@ export function runStoreContract(options: StoreContractOptions): void {
       const pad = open();
       const bytes = Uint8Array.from({ length: 300 }, (_, index) => (index * 37 + 200) % 256);
       const { entry } = await pad.write('s1', 'blob', bytes);
-      expect(entry).toMatchObject({ kind: 'binary', bytes: 300, chars: 0, lines: 0, mediaType: 'application/octet-stream' });
+      expect(entry).toMatchObject({
+        kind: 'binary',
+        bytes: 300,
+        chars: 0,
+        lines: 0,
+        mediaType: 'application/octet-stream',
+      });
       expect(entry.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
       const full = await pad.read('s1', 'blob');
       expect(full.encoding).toBe('base64');
@@ -227,7 +269,9 @@ export function runStoreContract(options: StoreContractOptions): void {
 
     test('grep finds lines with numbers, context and limits', async () => {
       const pad = open();
-      const lines = Array.from({ length: 120 }, (_, index) => (index % 17 === 5 ? `ERROR code=${index} ✗` : `info ${index}`));
+      const lines = Array.from({ length: 120 }, (_, index) =>
+        index % 17 === 5 ? `ERROR code=${index} ✗` : `info ${index}`,
+      );
       await pad.write('s1', 'log', lines.join('\n'));
       const result = await pad.grep('s1', 'log', { pattern: 'ERROR code=\\d+' });
       const expectedLines = lines.flatMap((line, index) => (line.startsWith('ERROR') ? [index + 1] : []));
@@ -291,7 +335,13 @@ export function runStoreContract(options: StoreContractOptions): void {
       const pad = open();
       const { entry } = await pad.write('s1', 'doc', 'content');
       const updated = await pad.update('s1', 'doc', { pinned: true, metadata: { tag: 'x' }, ttlMs: 5000 });
-      expect(updated).toMatchObject({ pinned: true, metadata: { tag: 'x' }, expiresAt: clock + 5000, version: 2, sha256: entry.sha256 });
+      expect(updated).toMatchObject({
+        pinned: true,
+        metadata: { tag: 'x' },
+        expiresAt: clock + 5000,
+        version: 2,
+        sha256: entry.sha256,
+      });
       expect((await pad.read('s1', 'doc')).content).toBe('content');
     });
 
@@ -346,7 +396,10 @@ export function runStoreContract(options: StoreContractOptions): void {
       expect((await pad.list('s1')).map((entry) => entry.name)).toEqual(['a-1', 'b-1', 'b-2']);
       expect((await pad.list('s1', { prefix: 'b-' })).map((entry) => entry.name)).toEqual(['b-1', 'b-2']);
       expect((await pad.listForTurn('s1', 't1')).map((entry) => entry.name)).toEqual(['b-2', 'b-1']);
-      expect((await pad.list('s1', { orderBy: 'createdAt', limit: 2 })).map((entry) => entry.name)).toEqual(['b-2', 'a-1']);
+      expect((await pad.list('s1', { orderBy: 'createdAt', limit: 2 })).map((entry) => entry.name)).toEqual([
+        'b-2',
+        'a-1',
+      ]);
     });
 
     test('TTL hides expired entries and gc frees them, sparing pinned ones', async () => {
@@ -380,12 +433,19 @@ export function runStoreContract(options: StoreContractOptions): void {
       expect((await pad.list('s1')).map((entry) => entry.name)).toEqual(['mid', 'new', 'pinned']);
       await expectCode(pad.write('s1', 'huge', 'h'.repeat(800)), 'STORE_FULL');
       expect((await pad.stats()).bytes).toBeLessThanOrEqual(1000);
-      await expectCode(open({ maxEntryBytes: 10 }).write('s1', 'too-big', 'x'.repeat(11)), 'CONTENT_TOO_LARGE');
+      await expectCode(
+        open({ maxEntryBytes: 10 }).write('s1', 'too-big', 'x'.repeat(11)),
+        'CONTENT_TOO_LARGE',
+      );
     });
 
     test('search ranks entries by the query words with snippets', async () => {
       const pad = open();
-      await pad.write('s1', 'deploy-notes', 'We deploy with blue green deployment. The database migration runs first.');
+      await pad.write(
+        's1',
+        'deploy-notes',
+        'We deploy with blue green deployment. The database migration runs first.',
+      );
       await pad.write('s1', 'shopping', 'milk, eggs, bread');
       await pad.write('s1', 'db', 'database database database: postgres migration plan');
       await pad.write('s2', 'elsewhere', 'database in another session');
@@ -448,12 +508,20 @@ export function runStoreContract(options: StoreContractOptions): void {
       test('persists across reopen', async () => {
         const pad = open();
         const content = 'persist me 🌍\n'.repeat(30);
-        const { entry } = await pad.write('s1', 'durable', content, { metadata: { a: [1, 2] }, pinned: true });
+        const { entry } = await pad.write('s1', 'durable', content, {
+          metadata: { a: [1, 2] },
+          pinned: true,
+        });
         await pad.write('s1', 'durable', 'more\n', { mode: 'append' });
         driver = await reopen(driver);
         const again = open();
         expect((await again.read('s1', 'durable')).content).toBe(`${content}more\n`);
-        expect(await again.get('s1', 'durable')).toMatchObject({ id: entry.id, version: 2, pinned: true, metadata: { a: [1, 2] } });
+        expect(await again.get('s1', 'durable')).toMatchObject({
+          id: entry.id,
+          version: 2,
+          pinned: true,
+          metadata: { a: [1, 2] },
+        });
         expect((await again.grep('s1', 'durable', { pattern: 'more' })).matches[0]?.line).toBe(31);
       });
     }
@@ -486,21 +554,36 @@ export function runStoreContract(options: StoreContractOptions): void {
 
     test('property: line slices and grep agree with splitting on \\n', async () => {
       await fc.assert(
-        fc.asyncProperty(unicodeText(), fc.integer({ min: 16, max: 80 }), fc.nat(), fc.nat(), async (text, chunkSize, a, b) => {
-          const pad = open({ chunkSize });
-          await pad.write('prop', 'lines', text);
-          const pieces = text.split('\n');
-          const lines = text === '' ? [] : text.endsWith('\n') ? pieces.slice(0, -1) : pieces;
-          const entry = await pad.get('prop', 'lines');
-          expect(entry.lines).toBe(lines.length);
-          if (lines.length === 0) return;
-          const first = 1 + (a % lines.length);
-          const last = first + (b % (lines.length - first + 1));
-          const expected = lines.slice(first - 1, last).map((line, index) => (first + index < lines.length || text.endsWith('\n') ? `${line}\n` : line)).join('');
-          expect((await pad.read('prop', 'lines', { type: 'lines', start: first, end: last })).content).toBe(expected);
-          const grep = await pad.grep('prop', 'lines', { pattern: '.', maxMatches: 100_000 });
-          expect(grep.matches.map((match) => match.line)).toEqual(lines.flatMap((line, index) => (line.length > 0 ? [index + 1] : [])));
-        }),
+        fc.asyncProperty(
+          unicodeText(),
+          fc.integer({ min: 16, max: 80 }),
+          fc.nat(),
+          fc.nat(),
+          async (text, chunkSize, a, b) => {
+            const pad = open({ chunkSize });
+            await pad.write('prop', 'lines', text);
+            const pieces = text.split('\n');
+            const lines = text === '' ? [] : text.endsWith('\n') ? pieces.slice(0, -1) : pieces;
+            const entry = await pad.get('prop', 'lines');
+            expect(entry.lines).toBe(lines.length);
+            if (lines.length === 0) return;
+            const first = 1 + (a % lines.length);
+            const last = first + (b % (lines.length - first + 1));
+            const expected = lines
+              .slice(first - 1, last)
+              .map((line, index) =>
+                first + index < lines.length || text.endsWith('\n') ? `${line}\n` : line,
+              )
+              .join('');
+            expect(
+              (await pad.read('prop', 'lines', { type: 'lines', start: first, end: last })).content,
+            ).toBe(expected);
+            const grep = await pad.grep('prop', 'lines', { pattern: '.', maxMatches: 100_000 });
+            expect(grep.matches.map((match) => match.line)).toEqual(
+              lines.flatMap((line, index) => (line.length > 0 ? [index + 1] : [])),
+            );
+          },
+        ),
         { numRuns: 60 },
       );
     }, 60_000);
@@ -514,15 +597,17 @@ function unicodeText(): fc.Arbitrary<string> {
     fc.constantFrom('\n', '\r\n', '\r', '😀', '𝄞', 'é', 'ascii ', '\u0000', '中文'),
     fc.string({ maxLength: 30 }),
   );
-  return fc.array(piece, { maxLength: 40 }).map((pieces) => pieces.join('').replace(/[\ud800-\udfff]/g, (surrogate, index: number, whole: string) => {
-    // Keep only well-formed pairs: a lone surrogate cannot round-trip through UTF-8.
-    const code = surrogate.charCodeAt(0);
-    const next = whole.charCodeAt(index + 1);
-    const previous = whole.charCodeAt(index - 1);
-    if (code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) return surrogate;
-    if (code >= 0xdc00 && previous >= 0xd800 && previous <= 0xdbff) return surrogate;
-    return '?';
-  }));
+  return fc.array(piece, { maxLength: 40 }).map((pieces) =>
+    pieces.join('').replace(/[\ud800-\udfff]/g, (surrogate, index: number, whole: string) => {
+      // Keep only well-formed pairs: a lone surrogate cannot round-trip through UTF-8.
+      const code = surrogate.charCodeAt(0);
+      const next = whole.charCodeAt(index + 1);
+      const previous = whole.charCodeAt(index - 1);
+      if (code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) return surrogate;
+      if (code >= 0xdc00 && previous >= 0xd800 && previous <= 0xdbff) return surrogate;
+      return '?';
+    }),
+  );
 }
 
 function lineTotal(text: string): number {
@@ -540,7 +625,9 @@ async function expectCode(promise: Promise<unknown>, code: ScratchpadErrorCode):
     await promise;
   } catch (error) {
     if (ScratchpadError.hasCode(error, code)) return error;
-    throw new Error(`expected ${code}, got ${error instanceof Error ? `${(error as ScratchpadError).code ?? error.name}: ${error.message}` : String(error)}`);
+    throw new Error(
+      `expected ${code}, got ${error instanceof Error ? `${(error as ScratchpadError).code ?? error.name}: ${error.message}` : String(error)}`,
+    );
   }
   throw new Error(`expected ${code}, but it succeeded`);
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ScratchpadError } from '../core/errors.js';
-import type { JsonObject, JsonValue } from '../core/json.js';
+import type { JsonObject } from '../core/json.js';
 import type { SessionScratchpad } from '../scratchpad/scratchpad.js';
 
 /** A JSON Schema object as sent to a model provider. */
@@ -20,18 +20,21 @@ export interface ToolContext {
 export interface ToolOutput {
   text: string;
   isError?: boolean;
-  data?: JsonValue;
+  data?: { [key: string]: unknown };
 }
 
 /**
  * One tool offered to a model. `parameters` validates input (zod 4); `inputSchema`, when given, is the exact
  * JSON Schema to show the model (presets that must reproduce a seed's schema byte for byte set it).
  */
+// biome-ignore lint/suspicious/noExplicitAny: a list of tools mixes input types; each tool validates its own input.
 export interface ScratchpadTool<Input = any> {
   readonly name: string;
   readonly description: string;
   readonly parameters: z.ZodType<Input>;
   readonly inputSchema?: JsonSchema;
+  /** A native Anthropic tool definition to send instead of a custom tool (e.g. `{type: 'memory_20250818', name: 'memory'}`). */
+  readonly anthropicDefinition?: JsonObject;
   execute(input: Input, context: ToolContext): Promise<ToolOutput>;
 }
 
@@ -43,7 +46,10 @@ export function defineTool<Input>(tool: ScratchpadTool<Input>): ScratchpadTool<I
 /** The JSON Schema a model sees for `tool`'s parameters. */
 export function toolJsonSchema(tool: ScratchpadTool): JsonSchema {
   if (tool.inputSchema) return tool.inputSchema;
-  const schema = z.toJSONSchema(tool.parameters, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  const schema = z.toJSONSchema(tool.parameters, { io: 'input', unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >;
   return cleanSchema(schema) as JsonSchema;
 }
 
@@ -54,7 +60,8 @@ function cleanSchema(value: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
     if (key === '$schema') continue;
-    if ((key === 'minimum' || key === 'maximum') && Math.abs(item as number) === Number.MAX_SAFE_INTEGER) continue;
+    if ((key === 'minimum' || key === 'maximum') && Math.abs(item as number) === Number.MAX_SAFE_INTEGER)
+      continue;
     out[key] = cleanSchema(item);
   }
   return out;
@@ -64,7 +71,11 @@ function cleanSchema(value: unknown): unknown {
  * Runs a tool on raw model input: validates it, executes, and turns every `ScratchpadError` (and invalid
  * input) into an error result that says what went wrong and what to try instead. Bugs still throw.
  */
-export async function runTool(tool: ScratchpadTool, rawInput: unknown, context: ToolContext): Promise<ToolOutput> {
+export async function runTool(
+  tool: ScratchpadTool,
+  rawInput: unknown,
+  context: ToolContext,
+): Promise<ToolOutput> {
   const parsed = tool.parameters.safeParse(rawInput ?? {});
   if (!parsed.success) {
     const problems = parsed.error.issues
@@ -89,6 +100,11 @@ export function errorOutput(error: ScratchpadError): ToolOutput {
   return {
     isError: true,
     text: `Error (${error.code}): ${error.message}${error.hint ? ` ${error.hint}` : ''}`,
-    data: { ok: false, error: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) },
+    data: {
+      ok: false,
+      error: error.code,
+      message: error.message,
+      ...(error.hint ? { hint: error.hint } : {}),
+    },
   };
 }

@@ -1,8 +1,15 @@
 import type { Chunk, ChunkAxis } from '../../core/chunk.js';
 import { chunkStart } from '../../core/chunk.js';
 import type { EntryRecord, SessionInfo } from '../../core/entry.js';
-import { newStagingId, rebaseChunks, sessionInfos, sortRecords, matchesQuery } from '../driver-helpers.js';
-import type { CommitRequest, CommitResult, ContentSink, ListQuery, StoreDriver, StoreTotals } from '../driver.js';
+import type {
+  CommitRequest,
+  CommitResult,
+  ContentSink,
+  ListQuery,
+  StoreDriver,
+  StoreTotals,
+} from '../driver.js';
+import { matchesQuery, newStagingId, rebaseChunks, sessionInfos, sortRecords } from '../driver-helpers.js';
 
 /** Options for {@link createMemoryDriver}. */
 export interface MemoryDriverConfig {
@@ -81,7 +88,9 @@ export class MemoryDriver implements StoreDriver {
   }
 
   async doListEntries(query: ListQuery): Promise<EntryRecord[]> {
-    const found = [...this.#entries.values()].filter((record) => matchesQuery(record, query)).map((record) => ({ ...record }));
+    const found = [...this.#entries.values()]
+      .filter((record) => matchesQuery(record, query))
+      .map((record) => ({ ...record }));
     const sorted = sortRecords(found, query.orderBy ?? 'name');
     return query.limit === undefined ? sorted : sorted.slice(0, query.limit);
   }

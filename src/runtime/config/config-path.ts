@@ -1,0 +1,16 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+/** Environment variables as read by the runtime (a subset of `process.env`). */
+export type Environment = Readonly<Record<string, string | undefined>>;
+
+/**
+ * Where the runtime's config file lives: `$SCRATCHPAD_CONFIG` when set, else
+ * `$XDG_CONFIG_HOME/scratchpad/config.toml`, else `~/.config/scratchpad/config.toml`.
+ */
+export function configFilePath(env: Environment = process.env): string {
+  const explicit = env.SCRATCHPAD_CONFIG;
+  if (explicit) return explicit;
+  const base = env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config');
+  return join(base, 'scratchpad', 'config.toml');
+}

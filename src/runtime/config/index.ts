@@ -1,0 +1,19 @@
+/** The runtime's configuration: `config.toml`, tiers with aliasing, and model resolution. */
+export { configFilePath, type Environment } from './config-path.js';
+export { type LoadRuntimeConfigOptions, loadRuntimeConfig } from './load-runtime-config.js';
+export { parseRuntimeConfig } from './parse-runtime-config.js';
+export { type ModelOverrides, type ResolveModelOptions, resolveModel } from './resolve-model.js';
+export { type ResolvedTier, resolveTier } from './resolve-tier.js';
+export {
+  DEFAULT_FAST_TIER,
+  DEFAULT_MODELS,
+  defaultRuntimeConfig,
+  PROVIDER_ALIASES,
+  type ProviderName,
+  RUNTIME_DEFAULTS,
+  type RuntimeConfig,
+  type RuntimeMode,
+  TIERS,
+  type Tier,
+  type TierSettings,
+} from './runtime-config.js';

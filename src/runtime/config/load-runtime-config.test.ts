@@ -1,0 +1,216 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ScratchpadError } from '../../core/errors.js';
+import { configFilePath } from './config-path.js';
+import { loadRuntimeConfig } from './load-runtime-config.js';
+import { resolveTier } from './resolve-tier.js';
+
+let home: string;
+beforeEach(async () => {
+  home = await mkdtemp(join(tmpdir(), 'scratchpad-config-'));
+});
+afterEach(async () => {
+  await rm(home, { recursive: true, force: true });
+});
+
+/** Writes `text` at `$XDG_CONFIG_HOME/scratchpad/config.toml` under the temp home and returns the env. */
+async function writeConfig(text: string) {
+  const env = { XDG_CONFIG_HOME: join(home, 'xdg') };
+  await mkdir(join(home, 'xdg', 'scratchpad'), { recursive: true });
+  await writeFile(configFilePath(env), text);
+  return env;
+}
+
+async function failure(promise: Promise<unknown>): Promise<ScratchpadError> {
+  const error = await promise.catch((caught: unknown) => caught);
+  if (!ScratchpadError.isInstance(error)) throw new Error(`expected a ScratchpadError, got ${String(error)}`);
+  return error;
+}
+
+describe('configFilePath', () => {
+  it('prefers SCRATCHPAD_CONFIG, then XDG_CONFIG_HOME, then ~/.config', () => {
+    expect(configFilePath({ SCRATCHPAD_CONFIG: '/etc/sp.toml', XDG_CONFIG_HOME: '/x' })).toBe('/etc/sp.toml');
+    expect(configFilePath({ XDG_CONFIG_HOME: '/x' })).toBe('/x/scratchpad/config.toml');
+    expect(configFilePath({ HOME: '/home/ada' })).toBe('/home/ada/.config/scratchpad/config.toml');
+  });
+});
+
+describe('loadRuntimeConfig', () => {
+  it('uses the defaults when there is no file: a fast tier on local Ollama, qwen3:8b, think off', async () => {
+    const config = await loadRuntimeConfig({ env: { XDG_CONFIG_HOME: join(home, 'nothing-here') } });
+    expect(config).toEqual({
+      path: undefined,
+      mode: 'local',
+      capSteps: 5,
+      capSameExecutor: 2,
+      llm: { fast: { provider: 'ollama', model: 'qwen3:8b', think: false } },
+      raw: {},
+    });
+    expect(resolveTier(config, 'wise')).toMatchObject({
+      requested: 'wise',
+      tier: 'fast',
+      settings: config.llm.fast,
+    });
+  });
+
+  it("reads the seed's three tiers and the [runtime] keys", async () => {
+    const env = await writeConfig(`
+[runtime]
+mode = "hybrid"
+cap_steps = 8
+cap_same_executor = 3
+
+[runtime.llm.fast]
+provider = "ollama"
+model = "qwen3:8b"
+think = false
+
+[runtime.llm.middle]
+provider = "ollama"
+model = "gemma3:12b"
+base_url = "http://gpu-box.local:11434"
+
+[runtime.llm.wise]
+provider = "anthropic"
+model = "claude-sonnet-4-6"
+api_key_env = "WORK_ANTHROPIC_KEY"
+max_output_tokens = 8192
+max_retries = 1
+timeout_ms = 120000
+
+[runtime.hybrid]
+critical_capabilities = ["code:exec"]
+`);
+    const config = await loadRuntimeConfig({ env });
+    expect(config.path).toBe(configFilePath(env));
+    expect(config).toMatchObject({ mode: 'hybrid', capSteps: 8, capSameExecutor: 3 });
+    expect(config.llm).toEqual({
+      fast: { provider: 'ollama', model: 'qwen3:8b', think: false },
+      middle: { provider: 'ollama', model: 'gemma3:12b', baseURL: 'http://gpu-box.local:11434' },
+      wise: {
+        provider: 'anthropic',
+        model: 'claude-sonnet-4-6',
+        apiKeyEnv: 'WORK_ANTHROPIC_KEY',
+        maxOutputTokens: 8192,
+        maxRetries: 1,
+        timeoutMs: 120000,
+      },
+    });
+    expect((config.raw.runtime as { hybrid: unknown }).hybrid).toEqual({
+      critical_capabilities: ['code:exec'],
+    });
+    expect(resolveTier(config, 'wise').tier).toBe('wise');
+  });
+
+  it('aliases missing tiers down: wise → middle → fast', async () => {
+    const onlyMiddle = await loadRuntimeConfig({
+      env: await writeConfig('[runtime.llm.middle]\nprovider = "ollama"\nmodel = "gemma3:12b"\n'),
+    });
+    expect(onlyMiddle.llm.fast).toEqual({ provider: 'ollama', model: 'qwen3:8b', think: false });
+    expect(resolveTier(onlyMiddle, 'wise')).toMatchObject({
+      tier: 'middle',
+      settings: { model: 'gemma3:12b' },
+    });
+    expect(resolveTier(onlyMiddle, 'middle').tier).toBe('middle');
+    expect(resolveTier(onlyMiddle, 'fast').tier).toBe('fast');
+
+    const onlyFast = await loadRuntimeConfig({
+      env: await writeConfig('[runtime.llm.fast]\nmodel = "llama3.1:8b"\n'),
+    });
+    expect(onlyFast.llm.fast).toEqual({ provider: 'ollama', model: 'llama3.1:8b' });
+    expect(resolveTier(onlyFast, 'middle')).toMatchObject({
+      tier: 'fast',
+      settings: { model: 'llama3.1:8b' },
+    });
+    expect(resolveTier(onlyFast, 'wise')).toMatchObject({ tier: 'fast', settings: { model: 'llama3.1:8b' } });
+  });
+
+  it('accepts an empty file and files without a [runtime] section', async () => {
+    expect((await loadRuntimeConfig({ env: await writeConfig('') })).llm.fast.model).toBe('qwen3:8b');
+    expect(
+      (await loadRuntimeConfig({ env: await writeConfig('[scratchpad]\nthreshold = 4096\n') })).mode,
+    ).toBe('local');
+  });
+
+  it('names the file and line of invalid TOML', async () => {
+    const env = await writeConfig('[runtime]\nmode = "local"\n[runtime.llm.fast\nmodel = "x"\n');
+    const error = await failure(loadRuntimeConfig({ env }));
+    expect(error.code).toBe('CONFIG_INVALID');
+    expect(error.message).toContain(`${configFilePath(env)}:3:`);
+    expect(error.message).toContain('invalid TOML');
+    expect(error.details).toMatchObject({ path: configFilePath(env), line: 3 });
+  });
+
+  it('names the file and line of an unknown provider', async () => {
+    const env = await writeConfig('[runtime.llm.fast]\nmodel = "x"\nprovider = "gemini"\n');
+    const error = await failure(loadRuntimeConfig({ env }));
+    expect(error.code).toBe('CONFIG_INVALID');
+    expect(error.message).toBe(`${configFilePath(env)}:3: unknown provider "gemini" in [runtime.llm.fast]`);
+    expect(error.hint).toContain('ollama, openai, openai-compatible, anthropic');
+  });
+
+  it('finds the line of a key written as an inline table or a dotted key', async () => {
+    const inline = await writeConfig('[runtime.llm]\nfast = { provider = "nope", model = "x" }\n');
+    expect((await failure(loadRuntimeConfig({ env: inline }))).details.line).toBe(2);
+    const dotted = await writeConfig('[runtime]\nmode = "local"\nllm.fast.provider = "nope"\n');
+    expect((await failure(loadRuntimeConfig({ env: dotted }))).details.line).toBe(3);
+  });
+
+  it('rejects unknown tiers, unknown keys, an API key in the file, and values of the wrong type', async () => {
+    const cases: Array<[string, RegExp]> = [
+      ['[runtime.llm.smart]\nmodel = "x"\n', /:1: unknown tier \[runtime.llm.smart\]/],
+      ['[runtime.llm.fast]\nmodle = "x"\n', /:2: unknown key modle in \[runtime.llm.fast\]/],
+      ['[runtime.llm.fast]\napi_key = "sk-123"\n', /:2: unknown key api_key/],
+      ['[runtime.llm.fast]\nthink = "no"\n', /:2: think must be true or false/],
+      [
+        '[runtime.llm.fast]\napi_key_env = "sk-live-123"\n',
+        /:2: api_key_env must name an environment variable/,
+      ],
+      ['[runtime.llm.fast]\ntemperature = 5\n', /:2: temperature must be a number from 0 to 2/],
+      ['[runtime]\ncap_steps = "5"\n', /:2: cap_steps must be a whole number/],
+      ['[runtime]\nmode = "cloud"\n', /:2: mode must be one of local, online, hybrid/],
+      [
+        '[runtime.llm.wise]\nprovider = "openai"\n',
+        /:1: \[runtime.llm.wise\] needs a model for provider openai/,
+      ],
+      ['runtime = 3\n', /:1: runtime must be a table/],
+    ];
+    for (const [text, pattern] of cases) {
+      const error = await failure(loadRuntimeConfig({ env: await writeConfig(text) }));
+      expect(error.code, text).toBe('CONFIG_INVALID');
+      expect(error.message, text).toMatch(pattern);
+    }
+    const apiKey = await failure(
+      loadRuntimeConfig({ env: await writeConfig('[runtime.llm.fast]\napi_key = "sk"\n') }),
+    );
+    expect(apiKey.hint).toContain('api_key_env');
+  });
+
+  it('requires a file named explicitly (argument or SCRATCHPAD_CONFIG) to exist', async () => {
+    const missing = join(home, 'missing.toml');
+    const byArgument = await failure(loadRuntimeConfig({ path: missing, env: {} }));
+    expect(byArgument.code).toBe('CONFIG_INVALID');
+    expect(byArgument.message).toContain(missing);
+    const byEnv = await failure(loadRuntimeConfig({ env: { SCRATCHPAD_CONFIG: missing } }));
+    expect(byEnv.message).toContain(missing);
+  });
+
+  it('reads the file SCRATCHPAD_CONFIG names', async () => {
+    const path = join(home, 'team.toml');
+    await writeFile(
+      path,
+      '[runtime.llm.fast]\nprovider = "openai-compatible"\nmodel = "qwen2.5-7b-instruct"\n',
+    );
+    const config = await loadRuntimeConfig({ env: { SCRATCHPAD_CONFIG: path } });
+    expect(config.path).toBe(path);
+    expect(config.llm.fast).toEqual({ provider: 'openai', model: 'qwen2.5-7b-instruct' });
+  });
+
+  it('reports a path that cannot be read as a file', async () => {
+    const error = await failure(loadRuntimeConfig({ path: home, env: {} }));
+    expect(error.code).toBe('CONFIG_INVALID');
+    expect(error.message).toContain('EISDIR');
+  });
+});

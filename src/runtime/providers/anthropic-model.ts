@@ -1,0 +1,106 @@
+import Anthropic from '@anthropic-ai/sdk';
+import { configFilePath, type Environment } from '../config/config-path.js';
+import type { GenerateOptions, GenerateResult, LanguageModel } from '../model/language-model.js';
+import { fromAnthropicResponse, toAnthropicMessages, toAnthropicTools } from './anthropic-messages.js';
+import { resolveApiKey } from './api-key.js';
+import { parseBaseURL } from './parse-base-url.js';
+import { type ProviderEndpoint, toProviderError } from './provider-error.js';
+
+/** The base URL used when neither `baseURL` nor `ANTHROPIC_BASE_URL` is set. */
+export const DEFAULT_ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
+
+/** The `max_tokens` sent when neither the call nor the config gives one (the API requires it). */
+export const DEFAULT_ANTHROPIC_MAX_OUTPUT_TOKENS = 4096;
+
+/** Configuration of {@link createAnthropic}. */
+export interface AnthropicConfig {
+  /** E.g. `claude-sonnet-4-6`. */
+  model: string;
+  /** Default `ANTHROPIC_BASE_URL`, else `https://api.anthropic.com`. */
+  baseURL?: string;
+  /** Default `env[apiKeyEnv]`; optional for local and private hosts (proxies, gateways). */
+  apiKey?: string;
+  /** The variable the key is read from (default `ANTHROPIC_API_KEY`). */
+  apiKeyEnv?: string;
+  fetch?: typeof fetch;
+  /** `max_tokens` when a call gives none (default 4096). */
+  maxOutputTokens?: number;
+  /** Retries of the SDK on connection errors, 408, 409, 429 and 5xx (SDK default 2). */
+  maxRetries?: number;
+  /** Per-request timeout in milliseconds (default: the SDK's, derived from `max_tokens`). */
+  timeoutMs?: number;
+  /** Where `ANTHROPIC_BASE_URL` and the key are read from (default `process.env`). */
+  env?: Environment;
+}
+
+/**
+ * A {@link LanguageModel} served by Anthropic's Messages API through the official `@anthropic-ai/sdk` client.
+ * The key is always passed explicitly, so the SDK never falls back to credential files. The installed SDK's
+ * request type has no `temperature`, so a call's `temperature` is not sent. Throws `CONFIG_INVALID` at creation
+ * when a remote host has no API key.
+ */
+export function createAnthropic(config: AnthropicConfig): LanguageModel {
+  const env = config.env ?? process.env;
+  const baseURL = (config.baseURL || env.ANTHROPIC_BASE_URL || DEFAULT_ANTHROPIC_BASE_URL).replace(/\/$/, '');
+  parseBaseURL(baseURL, 'ANTHROPIC_BASE_URL');
+  const apiKeyEnv = config.apiKeyEnv ?? 'ANTHROPIC_API_KEY';
+  const apiKey = resolveApiKey({ apiKey: config.apiKey, apiKeyEnv, env, baseURL, label: 'Anthropic' });
+  const endpoint: ProviderEndpoint = {
+    label: 'Anthropic',
+    baseURL,
+    hostEnv: 'ANTHROPIC_BASE_URL',
+    apiKeyEnv,
+    model: config.model,
+    configPath: configFilePath(env),
+  };
+  const client = new Anthropic({
+    apiKey,
+    baseURL,
+    ...(config.fetch ? { fetch: config.fetch } : {}),
+    ...(config.maxRetries === undefined ? {} : { maxRetries: config.maxRetries }),
+    ...(config.timeoutMs === undefined ? {} : { timeout: config.timeoutMs }),
+  });
+  return {
+    specificationVersion: 'v1',
+    provider: 'anthropic',
+    modelId: config.model,
+    async doGenerate(options: GenerateOptions): Promise<GenerateResult> {
+      const tools = toAnthropicTools(options.tools);
+      let response: Anthropic.Message;
+      try {
+        response = await client.messages.create(
+          {
+            model: config.model,
+            max_tokens:
+              options.maxOutputTokens ?? config.maxOutputTokens ?? DEFAULT_ANTHROPIC_MAX_OUTPUT_TOKENS,
+            messages: toAnthropicMessages(options.messages),
+            ...(options.system ? { system: options.system } : {}),
+            ...(tools ? { tools } : {}),
+            stream: false,
+          },
+          options.signal ? { signal: options.signal } : undefined,
+        );
+      } catch (error) {
+        if (options.signal?.aborted) throw options.signal.reason;
+        throw toProviderError(error, endpoint, httpFailure(error), unreachableReason(error));
+      }
+      return fromAnthropicResponse(response);
+    },
+  };
+}
+
+function httpFailure(error: unknown): { status: number; message: string; body: unknown } | undefined {
+  if (!(error instanceof Anthropic.APIError) || typeof error.status !== 'number') return undefined;
+  const body = error.error as { error?: { message?: unknown } } | undefined;
+  const message =
+    error.apiMessage ??
+    (typeof body?.error?.message === 'string' ? body.error.message : undefined) ??
+    error.message;
+  return { status: error.status, message, body };
+}
+
+function unreachableReason(error: unknown): string | undefined {
+  if (error instanceof Anthropic.APIConnectionTimeoutError) return 'no answer in time';
+  if (error instanceof Anthropic.APIConnectionError) return 'connection failed';
+  return undefined;
+}

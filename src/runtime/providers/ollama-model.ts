@@ -1,0 +1,107 @@
+import { Ollama } from 'ollama';
+import { configFilePath, type Environment } from '../config/config-path.js';
+import type { GenerateOptions, GenerateResult, LanguageModel } from '../model/language-model.js';
+import { fromOllamaResponse, toOllamaMessages, toOllamaTools } from './ollama-messages.js';
+import { parseBaseURL } from './parse-base-url.js';
+import { type ProviderEndpoint, toProviderError } from './provider-error.js';
+
+/** The Ollama host used when neither `baseURL` nor `OLLAMA_HOST` is set. */
+export const DEFAULT_OLLAMA_HOST = 'http://127.0.0.1:11434';
+
+/** Configuration of {@link createOllama}. */
+export interface OllamaConfig {
+  /** The model tag, e.g. `qwen3:8b`. */
+  model: string;
+  /** Server URL; default `OLLAMA_HOST`, else `http://127.0.0.1:11434`. */
+  baseURL?: string;
+  /** The `fetch` the client uses (to record or replay traffic). */
+  fetch?: typeof fetch;
+  /** Default `think` flag; a call's own `think` wins. Unset: the model's default. */
+  think?: boolean;
+  /** Default temperature and output cap, overridden per call. */
+  temperature?: number;
+  maxOutputTokens?: number;
+  /** Abort a call that has not answered after this many milliseconds (default: no limit). */
+  timeoutMs?: number;
+  /** Extra headers (a reverse proxy's auth, …). */
+  headers?: Record<string, string>;
+  /** Where `OLLAMA_HOST` is read from (default `process.env`). */
+  env?: Environment;
+}
+
+/** A {@link LanguageModel} served by Ollama's `/api/chat` through the official `ollama` client. */
+export function createOllama(config: OllamaConfig): LanguageModel {
+  const env = config.env ?? process.env;
+  const baseURL = normalizeOllamaHost(config.baseURL || env.OLLAMA_HOST || DEFAULT_OLLAMA_HOST);
+  const endpoint: ProviderEndpoint = {
+    label: 'Ollama',
+    baseURL,
+    hostEnv: 'OLLAMA_HOST',
+    model: config.model,
+    configPath: configFilePath(env),
+  };
+  const baseFetch = config.fetch ?? globalThis.fetch;
+  return {
+    specificationVersion: 'v1',
+    provider: 'ollama',
+    modelId: config.model,
+    async doGenerate(options: GenerateOptions): Promise<GenerateResult> {
+      const signals = [
+        options.signal,
+        config.timeoutMs ? AbortSignal.timeout(config.timeoutMs) : undefined,
+      ].filter((signal): signal is AbortSignal => signal !== undefined);
+      const signal = signals.length > 0 ? AbortSignal.any(signals) : undefined;
+      // The client sends no signal on non-streaming calls, so each call gets a client whose fetch carries one.
+      const client = new Ollama({
+        host: baseURL,
+        fetch: signal ? (input, init) => baseFetch(input, { ...init, signal }) : baseFetch,
+        ...(config.headers ? { headers: config.headers } : {}),
+      });
+      const think = options.think ?? config.think;
+      const temperature = options.temperature ?? config.temperature;
+      const maxOutputTokens = options.maxOutputTokens ?? config.maxOutputTokens;
+      const tools = toOllamaTools(options.tools);
+      let response: Awaited<ReturnType<typeof client.chat>>;
+      try {
+        response = await client.chat({
+          model: config.model,
+          messages: toOllamaMessages(options),
+          stream: false,
+          ...(tools ? { tools } : {}),
+          ...(think === undefined ? {} : { think }),
+          ...(temperature === undefined && maxOutputTokens === undefined
+            ? {}
+            : {
+                options: {
+                  ...(temperature === undefined ? {} : { temperature }),
+                  ...(maxOutputTokens === undefined ? {} : { num_predict: maxOutputTokens }),
+                },
+              }),
+        });
+      } catch (error) {
+        if (options.signal?.aborted) throw options.signal.reason;
+        throw toProviderError(error, endpoint, httpFailure(error));
+      }
+      const assistantTurn = options.messages.filter((message) => message.role === 'assistant').length + 1;
+      return fromOllamaResponse(response, assistantTurn);
+    },
+  };
+}
+
+/** `OLLAMA_HOST` accepts `host`, `host:port` and full URLs; the client defaults the port to 11434 without a scheme. */
+export function normalizeOllamaHost(host: string): string {
+  const hasScheme = host.includes('://');
+  const url = parseBaseURL(
+    hasScheme ? host : `http://${host.startsWith(':') ? `127.0.0.1${host}` : host}`,
+    'OLLAMA_HOST',
+  );
+  if (!url.port && !hasScheme) url.port = '11434';
+  return url.href.replace(/\/$/, '');
+}
+
+function httpFailure(error: unknown): { status: number; message: string } | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const record = error as { name?: unknown; status_code?: unknown; error?: unknown; message?: unknown };
+  if (record.name !== 'ResponseError' || typeof record.status_code !== 'number') return undefined;
+  return { status: record.status_code, message: String(record.error ?? record.message) };
+}

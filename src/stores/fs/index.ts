@@ -1,0 +1,2 @@
+export { createFsDriver, FsDriver, type FsDriverConfig } from './fs-driver.js';
+export type { SessionLockOptions } from './session-lock.js';

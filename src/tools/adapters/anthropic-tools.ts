@@ -1,0 +1,58 @@
+import type { JsonObject } from '../../core/json.js';
+import type { ScratchpadTool, ToolContext } from '../tool.js';
+import { runTool, toolJsonSchema } from '../tool.js';
+import { findTool, providerToolName, unknownToolText } from './provider-names.js';
+
+/** An Anthropic Messages API tool: a custom tool, or a native one such as `memory_20250818`. */
+export type AnthropicTool = { name: string; description: string; input_schema: JsonObject } | JsonObject;
+
+/** A `tool_use` content block. */
+export interface AnthropicToolUse {
+  type?: 'tool_use';
+  id: string;
+  name: string;
+  input: unknown;
+}
+
+/** The `tool_result` block to send back in the next user message. */
+export interface AnthropicToolResult {
+  type: 'tool_result';
+  tool_use_id: string;
+  content: string;
+  is_error?: boolean;
+}
+
+/** Our tools as Anthropic tools (native definitions where a tool has one). */
+export function toAnthropicTools(tools: readonly ScratchpadTool[]): AnthropicTool[] {
+  return tools.map(
+    (tool) =>
+      tool.anthropicDefinition ?? {
+        name: providerToolName(tool.name),
+        description: tool.description,
+        input_schema: toolJsonSchema(tool),
+      },
+  );
+}
+
+/** Runs one `tool_use` block; errors come back as `is_error` results the model can act on. */
+export async function runAnthropicToolUse(
+  tools: readonly ScratchpadTool[],
+  block: AnthropicToolUse,
+  context: ToolContext,
+): Promise<AnthropicToolResult> {
+  const tool = findTool(tools, block.name);
+  if (!tool)
+    return {
+      type: 'tool_result',
+      tool_use_id: block.id,
+      content: unknownToolText(tools, block.name),
+      is_error: true,
+    };
+  const output = await runTool(tool, block.input, context);
+  return {
+    type: 'tool_result',
+    tool_use_id: block.id,
+    content: output.text,
+    ...(output.isError ? { is_error: true } : {}),
+  };
+}

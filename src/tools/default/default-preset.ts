@@ -1,0 +1,42 @@
+import type { Preset } from '../preset.js';
+import { TOOL_NAMES } from '../tool-names.js';
+import { createDeleteTool } from './delete-tool.js';
+import { createEditTool } from './edit-tool.js';
+import { createListTool } from './list-tool.js';
+import { createReadTool } from './read-tool.js';
+import { createSearchTool } from './search-tool.js';
+import { createWriteTool } from './write-tool.js';
+
+/** System-prompt guidance for the default tools. */
+export const DEFAULT_SYSTEM_PROMPT = `## Scratchpad
+You have a scratchpad: named entries stored outside your context that survive context compaction and, unless they expire, later sessions.
+- Large tool results are saved there automatically; you then see a preview with the entry's name and size. Do not guess what the hidden part says: read it.
+- To read: ${TOOL_NAMES.read} with regex to find lines (you get line numbers), then lines "A:B" around them; head/tail for the start or the end; offset+limit to page.
+- To keep something (a plan, findings, decisions, intermediate results): ${TOOL_NAMES.write}. Use short names like "plan", "findings-1". Append to logs with mode "append".
+- To change part of an entry: ${TOOL_NAMES.edit} with old_string/new_string. ${TOOL_NAMES.list} shows what is stored; ${TOOL_NAMES.search} finds which entry mentions something.
+- To pass stored content to another tool without copying it, write {{scratchpad:NAME}} (or {{stepN.field}} for the result of step N) as the argument value.`;
+
+/** Options for {@link createDefaultPreset}. */
+export interface DefaultPresetOptions {
+  /** Characters `scratchpad_read` returns when no slice is given (default 10,000). */
+  defaultReadLimit?: number;
+  now?: () => number;
+}
+
+/** The project's own best tool set: the union of the seeds (write, read, edit, list, delete, search). */
+export function createDefaultPreset(options: DefaultPresetOptions = {}): Preset {
+  return {
+    name: 'default',
+    tools: [
+      createWriteTool(),
+      createReadTool(
+        options.defaultReadLimit === undefined ? {} : { defaultLimit: options.defaultReadLimit },
+      ),
+      createEditTool(),
+      createListTool(options.now === undefined ? {} : { now: options.now }),
+      createDeleteTool(),
+      createSearchTool(),
+    ],
+    systemPrompt: DEFAULT_SYSTEM_PROMPT,
+  };
+}

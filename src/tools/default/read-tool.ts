@@ -1,0 +1,155 @@
+import { z } from 'zod';
+import { ScratchpadError } from '../../core/errors.js';
+import type { ReadSlice } from '../../core/slice.js';
+import type { EntryRef } from '../../scratchpad/types.js';
+import { defineTool, type ScratchpadTool } from '../tool.js';
+import { TOOL_NAMES } from '../tool-names.js';
+import { renderGrep, renderRead } from './render.js';
+
+/** Characters returned when no slice is given. */
+export const DEFAULT_READ_LIMIT = 10_000;
+
+const parameters = z.object({
+  name: z.string().optional().describe('Entry name (from a write, a list, or an offload notice).'),
+  id: z
+    .string()
+    .optional()
+    .describe('Entry id (16 hex characters) from an offload notice; use instead of name.'),
+  offset: z.number().int().min(0).optional().describe('Character offset to start at (default 0).'),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe(`Characters to return from offset (default ${DEFAULT_READ_LIMIT}).`),
+  lines: z
+    .string()
+    .optional()
+    .describe(
+      'Line range "A:B", 1-based and inclusive; negative counts from the end ("-50:" = the last 50 lines, "120:" = from line 120).',
+    ),
+  head: z.number().int().min(0).optional().describe('The first N characters.'),
+  tail: z.number().int().min(0).optional().describe('The last N characters.'),
+  regex: z
+    .string()
+    .optional()
+    .describe('Return the lines matching this regular expression (RE2 syntax), with line numbers.'),
+  context: z
+    .number()
+    .int()
+    .min(0)
+    .max(50)
+    .optional()
+    .describe('With regex: lines of context around each match.'),
+  max_matches: z
+    .number()
+    .int()
+    .min(1)
+    .max(10_000)
+    .optional()
+    .describe('With regex: most matching lines to return (default 100).'),
+  ignore_case: z.boolean().optional().describe('With regex: case-insensitive.'),
+  encoding: z
+    .enum(['base64', 'hex'])
+    .optional()
+    .describe('Binary entries only: how to encode the bytes (default base64).'),
+});
+
+type ReadInput = z.infer<typeof parameters>;
+
+/** `scratchpad_read`: any slice of an entry (offset/limit, lines, head, tail, regex with context). */
+export function createReadTool(options: { defaultLimit?: number } = {}): ScratchpadTool<ReadInput> {
+  const defaultLimit = options.defaultLimit ?? DEFAULT_READ_LIMIT;
+  return defineTool({
+    name: TOOL_NAMES.read,
+    description:
+      'Read part of a scratchpad entry (a saved note or a large tool result that was stored instead of shown). ' +
+      'Pick the slice you need: lines "A:B" to read a region, regex to find lines (with line numbers) before reading around them, ' +
+      'head/tail for the start or the end, offset+limit to page through. Every result says where the slice is and how to continue.',
+    parameters,
+    async execute(input, { session }) {
+      const ref = entryRef(input);
+      if (input.regex !== undefined) {
+        const result = await session.grep(ref, {
+          pattern: input.regex,
+          ...(input.ignore_case === undefined ? {} : { ignoreCase: input.ignore_case }),
+          ...(input.max_matches === undefined ? {} : { maxMatches: input.max_matches }),
+          ...(input.context === undefined ? {} : { context: input.context }),
+        });
+        return {
+          text: renderGrep(result, TOOL_NAMES.read),
+          data: {
+            ok: true,
+            name: result.entry.name,
+            total: result.total,
+            matches: result.matches.map((match) => ({ line: match.line, text: match.text })),
+          },
+        };
+      }
+      const result = await session.read(
+        ref,
+        toSlice(input, defaultLimit),
+        input.encoding ? { encoding: input.encoding } : {},
+      );
+      return {
+        text: renderRead(result, TOOL_NAMES.read),
+        data: {
+          ok: true,
+          name: result.entry.name,
+          start: result.location.start,
+          end: result.location.end,
+          total: result.location.total,
+        },
+      };
+    },
+  });
+}
+
+function entryRef(input: ReadInput): EntryRef {
+  if (input.name !== undefined && input.id !== undefined) {
+    throw new ScratchpadError('INVALID_ARGUMENT', 'Give either name or id, not both.', {
+      hint: 'Use the name when you know it.',
+    });
+  }
+  if (input.id !== undefined) return { id: input.id };
+  if (input.name !== undefined) return input.name;
+  throw new ScratchpadError('INVALID_ARGUMENT', 'Say which entry to read: give name (or id).', {
+    hint: `List the entries with ${TOOL_NAMES.list}.`,
+  });
+}
+
+function toSlice(input: ReadInput, defaultLimit: number): ReadSlice {
+  const given = [
+    input.lines !== undefined,
+    input.head !== undefined,
+    input.tail !== undefined,
+    input.offset !== undefined || input.limit !== undefined,
+  ];
+  if (given.filter(Boolean).length > 1) {
+    throw new ScratchpadError(
+      'INVALID_ARGUMENT',
+      'Give only one way to slice: lines, head, tail, or offset/limit (or regex).',
+      {
+        hint: 'Example: {"name": "log", "lines": "100:150"}.',
+      },
+    );
+  }
+  if (input.lines !== undefined) return parseLines(input.lines);
+  if (input.head !== undefined) return { type: 'head', count: input.head };
+  if (input.tail !== undefined) return { type: 'tail', count: input.tail };
+  return { type: 'offset', offset: input.offset ?? 0, limit: input.limit ?? defaultLimit };
+}
+
+/** Parses `"A:B"`, `"A:"`, `":B"`, `"A"` (one line), `"-50:"` into a line slice. */
+export function parseLines(text: string): ReadSlice {
+  const match = /^\s*(-?\d+)?\s*(?::\s*(-?\d+)?)?\s*$/.exec(text);
+  const single = /^\s*-?\d+\s*$/.test(text);
+  if (!match || text.trim() === '' || text.trim() === ':') {
+    throw new ScratchpadError('INVALID_ARGUMENT', `Invalid line range ${JSON.stringify(text)}.`, {
+      hint: 'Write "A:B" (1-based, inclusive), "A:" to the end, "-50:" for the last 50 lines, or "A" for one line.',
+    });
+  }
+  const start = match[1] === undefined ? 1 : Number(match[1]);
+  const end = single ? start : match[2] === undefined ? undefined : Number(match[2]);
+  return end === undefined ? { type: 'lines', start } : { type: 'lines', start, end };
+}

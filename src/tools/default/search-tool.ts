@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { defineTool, type ScratchpadTool } from '../tool.js';
+import { TOOL_NAMES } from '../tool-names.js';
+
+const parameters = z.object({
+  query: z.string().describe('Words to look for (ranked full-text search, not a regex).'),
+  limit: z.number().int().min(1).max(50).optional().describe('Most entries to return (default 10).'),
+});
+
+/** `scratchpad_search`: ranked full-text search across the session's entries. */
+export function createSearchTool(): ScratchpadTool<z.infer<typeof parameters>> {
+  return defineTool({
+    name: TOOL_NAMES.search,
+    description:
+      'Find which scratchpad entries mention some words, best match first, with a snippet. Use it when you do not remember where something was stored; ' +
+      `then read the entry with ${TOOL_NAMES.read} (regex finds the exact lines).`,
+    parameters,
+    async execute(input, { session }) {
+      const hits = await session.search(input.query, { limit: input.limit ?? 10 });
+      if (hits.length === 0)
+        return { text: `No entry mentions ${JSON.stringify(input.query)}.`, data: { ok: true, hits: [] } };
+      return {
+        text: hits.map((hit, index) => `${index + 1}. ${hit.entry.name} — ${hit.snippet}`).join('\n'),
+        data: {
+          ok: true,
+          hits: hits.map((hit) => ({ name: hit.entry.name, score: hit.score, snippet: hit.snippet })),
+        },
+      };
+    },
+  });
+}

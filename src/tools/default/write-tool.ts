@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { formatCount } from '../../core/format.js';
+import { defineTool, type ScratchpadTool } from '../tool.js';
+import { TOOL_NAMES } from '../tool-names.js';
+import { describeEntry } from './render.js';
+
+const parameters = z.object({
+  name: z
+    .string()
+    .describe('Entry name: 1-128 characters of letters, digits, ".", "_", "-" (e.g. "plan", "findings-1").'),
+  content: z.string().describe('The text to store.'),
+  mode: z
+    .enum(['replace', 'append', 'create'])
+    .optional()
+    .describe(
+      'replace (default) overwrites; append adds to the end (creating the entry if needed); create fails if the name exists.',
+    ),
+  if_version: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe(
+      'Only write if the entry is at this version (0 = must not exist), so you never overwrite a change you did not see.',
+    ),
+  ttl_seconds: z
+    .number()
+    .int()
+    .positive()
+    .nullable()
+    .optional()
+    .describe('Delete the entry after this many seconds; null keeps it.'),
+  pinned: z.boolean().optional().describe('Pinned entries are never removed by cleanup.'),
+});
+
+/** `scratchpad_write`: store text under a name (replace, append or create), with compare-and-set. */
+export function createWriteTool(): ScratchpadTool<z.infer<typeof parameters>> {
+  return defineTool({
+    name: TOOL_NAMES.write,
+    description:
+      'Save text under a name in the scratchpad, outside your context, so you can read it back later (plans, findings, intermediate results, drafts). ' +
+      'Writing an existing name replaces it unless mode is "append" or "create". The result tells you the new size and version.',
+    parameters,
+    async execute(input, { session, turn, step }) {
+      const result = await session.write(input.name, input.content, {
+        mode: input.mode ?? 'replace',
+        ...(input.if_version === undefined ? {} : { ifVersion: input.if_version }),
+        ...(input.ttl_seconds === undefined
+          ? {}
+          : { ttlMs: input.ttl_seconds === null ? null : input.ttl_seconds * 1000 }),
+        ...(input.pinned === undefined ? {} : { pinned: input.pinned }),
+        ...(turn === undefined ? {} : { turn }),
+        ...(step === undefined ? {} : { step }),
+        source: TOOL_NAMES.write,
+      });
+      const entry = result.entry;
+      let text: string;
+      if (result.created) text = `Created ${describeEntry(entry)}.`;
+      else if (input.mode === 'append') {
+        text = `Appended ${formatCount(result.writtenBytes)} bytes to ${describeEntry(entry)}; it was version ${result.previous?.version}.`;
+      } else {
+        text = `Replaced ${describeEntry(entry)}; version ${result.previous?.version} had ${formatCount(result.previous?.chars ?? 0)} chars.`;
+      }
+      if (entry.expiresAt !== null) text += ` Expires ${new Date(entry.expiresAt).toISOString()}.`;
+      return {
+        text,
+        data: {
+          ok: true,
+          id: entry.id,
+          name: entry.name,
+          version: entry.version,
+          chars: entry.chars,
+          lines: entry.lines,
+          bytes: entry.bytes,
+          created: result.created,
+        },
+      };
+    },
+  });
+}
