@@ -41,18 +41,31 @@ export class ChunkCursor {
     const out: Chunk[] = [];
     for (let seq = seqStart; seq < end; seq++) {
       const chunk = this.#cache.get(seq);
-      if (!chunk) {
-        throw new ScratchpadError(
-          'STORE_CORRUPT',
-          `Chunk ${seq} of entry "${this.record.name}" is missing.`,
-          {
-            details: { entry: this.record.id, seq },
-          },
-        );
-      }
+      if (!chunk) throw await this.#missing(seq);
       out.push(chunk);
     }
     return out;
+  }
+
+  /**
+   * A chunk the record points at is gone. Usually a concurrent writer replaced or deleted the entry after this
+   * cursor read its record (a `CHANGED_WHILE_READING` the service retries); otherwise the store is damaged.
+   */
+  async #missing(seq: number): Promise<ScratchpadError> {
+    const current = await this.#driver.doGetEntryById(this.record.id);
+    if (!current || current.version !== this.record.version || current.contentId !== this.record.contentId) {
+      return new ScratchpadError(
+        'VERSION_CONFLICT',
+        `"${this.record.name}" changed while it was being read.`,
+        {
+          hint: 'Read it again.',
+          details: { name: this.record.name, version: this.record.version, changedWhileReading: true },
+        },
+      );
+    }
+    return new ScratchpadError('STORE_CORRUPT', `Chunk ${seq} of entry "${this.record.name}" is missing.`, {
+      details: { entry: this.record.id, seq },
+    });
   }
 
   /** Drops cached chunks `[seqStart, seqEnd)` (long scans keep memory flat). */

@@ -392,6 +392,15 @@ export class Scratchpad {
     slice: ReadSlice = { type: 'full' },
     options: { encoding?: 'base64' | 'hex' } = {},
   ): Promise<ReadResult> {
+    return this.#consistently(() => this.#read(session, ref, slice, options));
+  }
+
+  async #read(
+    session: string,
+    ref: EntryRef,
+    slice: ReadSlice,
+    options: { encoding?: 'base64' | 'hex' },
+  ): Promise<ReadResult> {
     const record = await this.#resolve(session, ref);
     const cursor = new ChunkCursor(this.driver, record);
     const span = await this.#byteSpan(cursor, slice);
@@ -424,16 +433,27 @@ export class Scratchpad {
     ref: EntryRef,
     slice: ReadSlice = { type: 'full' },
   ): Promise<{ entry: Entry; location: SliceLocation; pieces: AsyncIterable<Uint8Array> }> {
-    const record = await this.#resolve(session, ref);
-    const cursor = new ChunkCursor(this.driver, record);
-    const span = await this.#byteSpan(cursor, slice);
-    const location = await this.#locate(cursor, span);
-    return { entry: toEntry(record), location, pieces: cursor.stream(span.start, span.end) };
+    return this.#consistently(async () => {
+      const record = await this.#resolve(session, ref);
+      const cursor = new ChunkCursor(this.driver, record);
+      const span = await this.#byteSpan(cursor, slice);
+      const location = await this.#locate(cursor, span);
+      return { entry: toEntry(record), location, pieces: cursor.stream(span.start, span.end) };
+    });
   }
 
   /** Lines of a text entry that match a regular expression, with line numbers and optional context. */
   async grep(session: string, ref: EntryRef, options: GrepOptions): Promise<GrepResult> {
     const prepared = prepareGrep(options);
+    return this.#consistently(() => this.#grep(session, ref, options, prepared));
+  }
+
+  async #grep(
+    session: string,
+    ref: EntryRef,
+    options: GrepOptions,
+    prepared: ReturnType<typeof prepareGrep>,
+  ): Promise<GrepResult> {
     const record = await this.#resolve(session, ref);
     assertText(record, 'grep');
     const cursor = new ChunkCursor(this.driver, record);
@@ -628,6 +648,19 @@ export class Scratchpad {
   /** Closes the driver. */
   close(): Promise<void> {
     return this.driver.close();
+  }
+
+  /** Runs a read again when a concurrent writer replaced the entry under it (its old chunks vanished). */
+  async #consistently<T>(attempt: () => Promise<T>): Promise<T> {
+    for (let tries = 0; ; tries++) {
+      try {
+        return await attempt();
+      } catch (error) {
+        const changed =
+          ScratchpadError.hasCode(error, 'VERSION_CONFLICT') && error.details.changedWhileReading === true;
+        if (!changed || tries >= MAX_RETRIES) throw error;
+      }
+    }
   }
 
   // ── internals ───────────────────────────────────────────────────────────────────────────────────────────

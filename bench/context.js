@@ -1,0 +1,271 @@
+/**
+ * `npm run bench:context`: replays the SWE-agent dev trajectories through each offload policy with a real store
+ * and prints, per policy, the cumulative context as a ratio to keeping everything inline and what became of the
+ * facts the agent used later (visible at their step, hidden but retrievable from the store, lost). Also split in
+ * halves (A = even trajectories, used to tune; B = odd ones) to check that the numbers hold on data not tuned on.
+ * Writes bench/results/context.json. Runs on the built dist/ (`npx tsc -p tsconfig.build.json`).
+ *
+ *   node bench/context.js [--data PATH] [--only KEY,KEY] [--sweep]
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
+import { createMemoryDriver, createScratchpad } from '../dist/index.js';
+import { createOffloader, createOffloadPolicy } from '../dist/scratchpad/offload/index.js';
+import { codexTruncate } from './lib/context-codex.js';
+import { replay, score, stepsOf } from './lib/context-replay.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const at = args.indexOf(name);
+  return at === -1 ? fallback : args[at + 1];
+};
+const dataPath = option('--data', '/work/shared/data/trajectories/swe-agent-dev.jsonl.gz');
+const only = option('--only', '').split(',').filter(Boolean);
+
+/** The policies compared: the seeds', deepagents', ours, and Codex-style truncation (nothing stored). */
+const POLICIES = [
+  { key: 'seed-000', label: 'seed 000: JSON > 4,096 B, head 500 + tail 500', policy: { format: 'metnos' } },
+  { key: 'seed-004', label: 'seed 004: > 30,000 chars, first 2,000 B', policy: { format: 'named' } },
+  {
+    key: 'deepagents',
+    label: 'deepagents: > 80,000 chars, first/last 5 lines',
+    policy: {
+      format: 'default',
+      threshold: 80_000,
+      measure: 'chars',
+      minSavings: 0,
+      preview: 'first-last-lines',
+    },
+  },
+  {
+    key: 'lines-1k',
+    label: 'first/last 5 lines at our threshold (> 1,024 B)',
+    policy: { format: 'default', preview: 'first-last-lines' },
+  },
+  { key: 'salient', label: 'salient (ours): > 1,024 B, saves >= 50%', policy: { format: 'default' } },
+  {
+    key: 'salient-4k',
+    label: "salient at seed 000's threshold (> 4,096 B)",
+    policy: { format: 'default', threshold: 4096 },
+  },
+  {
+    key: 'salient-masked',
+    label: 'salient, full at its own step, stub after (*)',
+    policy: { format: 'default', minSavings: 0 },
+    masked: true,
+  },
+  {
+    key: 'codex',
+    label: 'Codex-style: 10 KiB head + tail, nothing stored',
+    truncate: (text) => codexTruncate(text),
+  },
+].filter((entry) => only.length === 0 || only.includes(entry.key));
+
+const trajectories = gunzipSync(readFileSync(dataPath))
+  .toString('utf8')
+  .split('\n')
+  .filter((line) => line.trim().length > 0)
+  .map((line) => JSON.parse(line));
+const stepCount = trajectories.reduce((sum, trajectory) => sum + trajectory.steps.length, 0);
+
+const { scratchpad, storeLabel, cleanup } = await openStore();
+console.log(`store: ${storeLabel}`);
+console.log(`data: ${dataPath} (${trajectories.length} trajectories, ${stepCount} steps)\n`);
+
+const results = [];
+for (const entry of POLICIES) results.push(await runPolicy(entry));
+printTable(results);
+
+// Sensitivity of our two parameters (threshold, minSavings), reported per half: A is where they were chosen, B is not.
+const sweep = [];
+if (args.includes('--sweep')) {
+  for (const threshold of [512, 1024, 2048, 4096]) {
+    for (const minSavings of [0, 0.5]) {
+      const result = await runPolicy({
+        key: `sweep-${threshold}-${minSavings}`,
+        label: `salient > ${threshold} B, minSavings ${minSavings}`,
+        policy: { format: 'default', threshold, minSavings },
+      });
+      sweep.push({ threshold, minSavings, all: result.all, halfA: result.halfA, halfB: result.halfB });
+    }
+  }
+  console.log('\nsweep (salient):  threshold  minSavings  | A: context  visible  | B: context  visible');
+  for (const row of sweep) {
+    const cells = [row.halfA, row.halfB].map(
+      (half) => `| ${half.contextRatio.toFixed(3)}  ${(half.visibleShare * 100).toFixed(1)}%`,
+    );
+    console.log(
+      `                  ${String(row.threshold).padStart(9)}  ${String(row.minSavings).padStart(10)}  ${cells.join('  ')}`,
+    );
+  }
+}
+
+const stats = await scratchpad.stats();
+const output = {
+  generatedAt: new Date().toISOString(),
+  command: 'npm run bench:context',
+  store: storeLabel,
+  data: { path: dataPath, trajectories: trajectories.length, steps: stepCount },
+  definitions: {
+    cumulativeContext:
+      'sum over steps of the characters the context holds at that step (task + every action and thought + every observation as shown so far), divided by the same sum with every observation inline',
+    fact: 'identifier [A-Za-z_][A-Za-z0-9_.]{7,} (trailing dots stripped) that first appears in observation i and appears again in a later action, thought or the final patch; contained = bounded by characters outside [A-Za-z0-9_]',
+    visible: 'the fact is contained in what the model was shown at step i',
+    retrievable: "not visible, but the store's grep finds it in the entry that holds observation i",
+    lost: 'neither visible nor in the store',
+    halves: 'A = trajectories with an even index (tuning half), B = odd index (held out)',
+  },
+  storeTotals: stats,
+  policies: results,
+  ...(sweep.length > 0 ? { sweep } : {}),
+};
+mkdirSync(join(root, 'bench/results'), { recursive: true });
+writeFileSync(join(root, 'bench/results/context.json'), `${JSON.stringify(output, null, 2)}\n`);
+console.log('\nwrote bench/results/context.json');
+await cleanup();
+
+/** Shows each observation through the offloader; `masked` shows it whole at its own step and keeps only the stub. */
+/** Replays every trajectory through one policy (a fresh session per trajectory) and scores it. */
+async function runPolicy(entry) {
+  const started = performance.now();
+  const perTrajectory = [];
+  let offloaded = 0;
+  let shownChars = 0;
+  for (const [index, trajectory] of trajectories.entries()) {
+    const session = scratchpad.session(`${entry.key}-${index}`);
+    const show = entry.truncate
+      ? truncating(entry.truncate)
+      : offloading(session, createOffloadPolicy(entry.policy), entry.masked === true);
+    const run = await replay(trajectory.task, stepsOf(trajectory), show);
+    offloaded += run.entries.filter((item) => item !== null).length;
+    shownChars += run.shown.reduce((sum, text) => sum + text.length, 0);
+    perTrajectory.push({ index, ...(await score(trajectory, run, session)) });
+  }
+  const seconds = (performance.now() - started) / 1000;
+  console.error(`  ${entry.key}: ${seconds.toFixed(1)} s`);
+  return {
+    key: entry.key,
+    label: entry.label,
+    policy: entry.policy ?? 'truncate',
+    ...(entry.masked ? { masked: true } : {}),
+    offloaded,
+    shownChars,
+    seconds: Number(seconds.toFixed(2)),
+    all: aggregate(perTrajectory),
+    halfA: aggregate(perTrajectory.filter((item) => item.index % 2 === 0)),
+    halfB: aggregate(perTrajectory.filter((item) => item.index % 2 === 1)),
+    lostExamples: perTrajectory
+      .flatMap((item) => item.lostExamples.map((example) => ({ trajectory: item.index, ...example })))
+      .slice(0, 5),
+  };
+}
+
+function offloading(session, policy, masked) {
+  const offloader = createOffloader({ session, policy });
+  let step = 0;
+  return async ({ tool, observation, context }) => {
+    step++;
+    const outcome = await offloader.process({ tool, result: observation, turn: 'replay', step, context });
+    if (!outcome.offloaded) return { text: outcome.text, entry: null };
+    return masked
+      ? { text: observation, later: outcome.text, entry: outcome.entry }
+      : { text: outcome.text, entry: outcome.entry };
+  };
+}
+
+function truncating(truncate) {
+  return async ({ observation }) => ({ text: truncate(observation), entry: null });
+}
+
+function aggregate(items) {
+  const sum = (key) => items.reduce((total, item) => total + item[key], 0);
+  const facts = sum('facts');
+  return {
+    trajectories: items.length,
+    contextRatio: round(sum('cumulative') / sum('cumulativeInline')),
+    facts,
+    visibleShare: round(facts === 0 ? 1 : sum('visible') / facts),
+    visible: sum('visible'),
+    retrievable: sum('retrievable'),
+    lost: sum('lost'),
+  };
+}
+
+function round(value) {
+  return Math.round(value * 10_000) / 10_000;
+}
+
+function printTable(rows) {
+  const header = [
+    'policy',
+    'context',
+    'visible',
+    'hidden+found',
+    'lost',
+    'offloaded',
+    '| A: context',
+    'visible',
+    '| B: context',
+    'visible',
+  ];
+  const body = rows.map((row) => [
+    row.label,
+    row.all.contextRatio.toFixed(3),
+    `${(row.all.visibleShare * 100).toFixed(1)}%`,
+    String(row.all.retrievable),
+    String(row.all.lost),
+    String(row.offloaded),
+    `| ${row.halfA.contextRatio.toFixed(3)}`,
+    `${(row.halfA.visibleShare * 100).toFixed(1)}%`,
+    `| ${row.halfB.contextRatio.toFixed(3)}`,
+    `${(row.halfB.visibleShare * 100).toFixed(1)}%`,
+  ]);
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...body.map((cells) => cells[column].length)),
+  );
+  const line = (cells) =>
+    cells
+      .map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column])))
+      .join('  ');
+  console.log(
+    `facts: ${rows[0]?.all.facts ?? 0} (A: ${rows[0]?.halfA.facts ?? 0}, B: ${rows[0]?.halfB.facts ?? 0}); context = cumulative context / all inline\n`,
+  );
+  console.log(line(header));
+  console.log(widths.map((width) => '-'.repeat(width)).join('  '));
+  for (const cells of body) console.log(line(cells));
+  if (rows.some((row) => row.key === 'salient-masked')) {
+    console.log(
+      '(*) needs a runtime that rewrites earlier observations (breaks prompt caching at each rewrite)',
+    );
+  }
+}
+
+/** SQLite when its backend exists in this tree (and is built), else the memory driver. */
+async function openStore() {
+  const sqliteSource = join(root, 'src/stores/sqlite/index.ts');
+  const sqliteBuilt = join(root, 'dist/stores/sqlite/index.js');
+  if (existsSync(sqliteSource) && existsSync(sqliteBuilt)) {
+    const { createSqliteDriver } = await import(sqliteBuilt);
+    const directory = mkdtempSync(join(tmpdir(), 'bench-context-'));
+    const path = join(directory, 'context.db');
+    const scratchpad = createScratchpad({ driver: createSqliteDriver({ path }) });
+    return {
+      scratchpad,
+      storeLabel: `sqlite (${path})`,
+      cleanup: async () => {
+        await scratchpad.close();
+        rmSync(directory, { recursive: true, force: true });
+      },
+    };
+  }
+  const scratchpad = createScratchpad({ driver: createMemoryDriver() });
+  return {
+    scratchpad,
+    storeLabel: 'memory (src/stores/sqlite/index.ts not present or not built)',
+    cleanup: () => scratchpad.close(),
+  };
+}

@@ -1,0 +1,53 @@
+import { formatBytes, formatCount } from '../../core/format.js';
+import type { ObservationInput, RenderedObservation } from './observation-input.js';
+
+const MAX_METADATA_CHARS = 1000;
+const MAX_TOOL_CHARS = 100;
+const READ_WINDOW = 50;
+
+/**
+ * This project's observation for an offloaded result: one header line with the name, id, sizes and kind, the
+ * metadata, the preview, and the exact calls that read more (a line range around the preview's focus, a regex
+ * for a name it lists).
+ *
+ * ```
+ * [bash output stored as bash_3 (id 485d7beae4e144eb, text, 12,502 chars, 318 lines, 12.5 KB); not shown in full]
+ * Errors:
+ *   L312: ValueError: bad input
+ * New names (line: names):
+ *   L12: parse_header HeaderError …
+ * Read more: scratchpad_read {"name": "bash_3", "lines": "302:351"} or {"name": "bash_3", "regex": "parse_header"}
+ * ```
+ */
+export function renderDefaultObservation(input: ObservationInput): RenderedObservation {
+  const { entry, readTool, preview } = input;
+  // The tool name is untrusted: one line, bounded, so it cannot add lines of its own to the observation.
+  const flat = input.tool.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, ' ');
+  const tool = flat.length > MAX_TOOL_CHARS ? `${flat.slice(0, MAX_TOOL_CHARS)}…` : flat;
+  const size =
+    entry.kind === 'binary'
+      ? `binary, ${formatCount(entry.bytes)} bytes`
+      : `text, ${formatCount(entry.chars)} chars, ${formatCount(entry.lines)} lines, ${formatBytes(entry.bytes)}`;
+  const lines = [`[${tool} output stored as ${entry.name} (id ${entry.id}, ${size}); not shown in full]`];
+  if (Object.keys(input.metadata).length > 0) {
+    const metadata = JSON.stringify(input.metadata);
+    lines.push(
+      `Metadata: ${metadata.length > MAX_METADATA_CHARS ? `${metadata.slice(0, MAX_METADATA_CHARS)}…` : metadata}`,
+    );
+  }
+  if (preview.text.length > 0) lines.push(preview.text);
+  const call = (args: string) => `{"name": "${entry.name}", ${args}}`;
+  if (entry.kind === 'binary') {
+    lines.push(`Read bytes: ${readTool} ${call('"head": 3000, "encoding": "hex"')}`);
+  } else {
+    const focus = Math.min(Math.max(1, preview.focusLine ?? 1), Math.max(1, entry.lines));
+    const first = Math.max(1, focus - 10);
+    const last = Math.max(first, Math.min(entry.lines, first + READ_WINDOW - 1));
+    const pattern = preview.searchExample === undefined ? '"PATTERN"' : JSON.stringify(preview.searchExample);
+    lines.push(
+      `Read more: ${readTool} ${call(`"lines": "${first}:${last}"`)} or ${call(`"regex": ${pattern}`)}`,
+    );
+  }
+  const text = lines.join('\n');
+  return { observation: text, text };
+}

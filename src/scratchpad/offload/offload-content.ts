@@ -1,0 +1,153 @@
+import { Buffer } from 'node:buffer';
+import type { EntryKind } from '../../core/entry.js';
+import { ScratchpadError } from '../../core/errors.js';
+import type { JsonObject, JsonValue } from '../../core/json.js';
+import { codePointLength } from '../../core/utf8.js';
+import { binaryPreview } from '../previews/binary-preview.js';
+import type { SizeMeasure } from './offload-policy.js';
+
+/** A tool result normalized for the store: what is stored, how it reads inline, and what surrounds it. */
+export interface OffloadContent {
+  kind: EntryKind;
+  /** The stored text ('' for binary). */
+  text: string;
+  /** The stored bytes. */
+  bytes: Buffer;
+  /** The parsed value, when the stored content is JSON. */
+  json?: JsonValue;
+  mediaType: string;
+  /** The result's own metadata (the `metadata` field of a `{ok, content, metadata}` result). */
+  metadata: JsonObject;
+  /** The field of the result that is stored (`content`), or `null` when the whole result is. */
+  storedField: string | null;
+  /** The result without its stored field, when `storedField` is set. */
+  shell: JsonObject | null;
+  /** The result as the model would read it inline. */
+  inlineText: string;
+  /** The result's own serialization, for the `json-bytes` measure. */
+  serialized: string;
+}
+
+/**
+ * Normalizes a tool result: strings are stored as they are; bytes as binary; a `{ok, content, metadata}` result
+ * (Metnos executors, many tool layers) stores its `content` and keeps the rest as the shell; any other JSON value
+ * is stored pretty-printed (two-space indent) so that line reads and grep work on it.
+ * Returns `undefined` for `undefined` (nothing to offload).
+ */
+export function toOffloadContent(result: unknown): OffloadContent | undefined {
+  if (result === undefined) return undefined;
+  if (typeof result === 'string') return textContent(result, { serialized: JSON.stringify(result) });
+  if (isBytes(result)) return binaryContent(toBuffer(result), {});
+  if (isContentResult(result)) {
+    const { content, ...shell } = result;
+    const metadata = isPlainObject(result.metadata) ? (toJson(result.metadata) as JsonObject) : {};
+    const jsonShell = toJson(shell) as JsonObject;
+    if (isBytes(content)) return binaryContent(toBuffer(content), { metadata, shell: jsonShell });
+    return textContent(content as string, {
+      metadata,
+      shell: jsonShell,
+      inlineText: serialize(result),
+      serialized: serialize(result),
+    });
+  }
+  const compact = serialize(result);
+  const json = JSON.parse(compact) as JsonValue;
+  return {
+    ...textContent(JSON.stringify(json, null, 2), { inlineText: compact, serialized: compact }),
+    json,
+    mediaType: 'application/json',
+  };
+}
+
+/** The size of a result in `measure` units. */
+export function measureContent(content: OffloadContent, measure: SizeMeasure): number {
+  if (content.kind === 'binary') return content.bytes.byteLength;
+  if (measure === 'chars') return codePointLength(content.inlineText);
+  if (measure === 'json-bytes') return Buffer.byteLength(content.serialized, 'utf8');
+  return Buffer.byteLength(content.inlineText, 'utf8');
+}
+
+function textContent(
+  text: string,
+  extra: { metadata?: JsonObject; shell?: JsonObject; inlineText?: string; serialized: string },
+): OffloadContent {
+  return {
+    kind: 'text',
+    text,
+    bytes: Buffer.from(text, 'utf8'),
+    mediaType: 'text/plain; charset=utf-8',
+    metadata: extra.metadata ?? {},
+    storedField: extra.shell ? 'content' : null,
+    shell: extra.shell ?? null,
+    inlineText: extra.inlineText ?? text,
+    serialized: extra.serialized,
+  };
+}
+
+function binaryContent(bytes: Buffer, extra: { metadata?: JsonObject; shell?: JsonObject }): OffloadContent {
+  const note = binaryPreview(bytes);
+  return {
+    kind: 'binary',
+    text: '',
+    bytes,
+    mediaType: 'application/octet-stream',
+    metadata: extra.metadata ?? {},
+    storedField: extra.shell ? 'content' : null,
+    shell: extra.shell ?? null,
+    inlineText: note,
+    serialized: note,
+  };
+}
+
+function isBytes(value: unknown): value is Uint8Array | ArrayBuffer {
+  return value instanceof Uint8Array || value instanceof ArrayBuffer;
+}
+
+function toBuffer(value: Uint8Array | ArrayBuffer): Buffer {
+  return value instanceof ArrayBuffer
+    ? Buffer.from(value)
+    : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+}
+
+/** `{content: string | bytes, ok?: boolean, metadata?: object, …}` with at least `ok` or `metadata`. */
+function isContentResult(
+  value: unknown,
+): value is { content: string | Uint8Array; ok?: unknown; metadata?: unknown } {
+  if (!isPlainObject(value)) return false;
+  const content = (value as { content?: unknown }).content;
+  if (typeof content !== 'string' && !isBytes(content)) return false;
+  return (
+    typeof (value as { ok?: unknown }).ok === 'boolean' ||
+    isPlainObject((value as { metadata?: unknown }).metadata)
+  );
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !isBytes(value);
+}
+
+function serialize(value: unknown): string {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch (error) {
+    throw new ScratchpadError(
+      'INVALID_ARGUMENT',
+      `The tool result cannot be serialized as JSON: ${(error as Error).message}`,
+      {
+        hint: 'Return a string, bytes, or a JSON value (no BigInt, no cycles).',
+        cause: error,
+      },
+    );
+  }
+  if (text === undefined) {
+    throw new ScratchpadError('INVALID_ARGUMENT', `A tool result of type ${typeof value} cannot be stored.`, {
+      hint: 'Return a string, bytes, or a JSON value.',
+    });
+  }
+  return text;
+}
+
+function toJson(value: unknown): JsonValue {
+  return JSON.parse(serialize(value)) as JsonValue;
+}

@@ -1,0 +1,27 @@
+export { binaryPreview } from './binary-preview.js';
+export { DIAGNOSTIC_LINE, diagnosticLines, type NumberedLine } from './diagnostic-lines.js';
+export {
+  type FirstLastLinesPreviewOptions,
+  firstLastLinesPreview,
+  splitLines,
+} from './first-last-lines-preview.js';
+export { type HeadPreviewOptions, headPreview } from './head-preview.js';
+export { type HeadTailPreviewOptions, headTailPreview } from './head-tail-preview.js';
+export {
+  addSeenIdentifiers,
+  IDENTIFIER_PATTERN,
+  identifierForms,
+  identifiersIn,
+  MIN_IDENTIFIER_LENGTH,
+} from './identifiers.js';
+export { type JsonStructurePreviewOptions, jsonStructurePreview } from './json-structure-preview.js';
+export type {
+  PreviewBuilder,
+  PreviewContext,
+  PreviewInput,
+  PreviewName,
+  PreviewStep,
+  PreviewText,
+} from './preview-builder.js';
+export { buildPreview, PREVIEW_BUILDERS, resolvePreview } from './preview-registry.js';
+export { type SalientPreviewOptions, salientPreview } from './salient-preview.js';

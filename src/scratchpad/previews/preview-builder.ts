@@ -1,0 +1,45 @@
+import type { EntryKind } from '../../core/entry.js';
+import type { JsonValue } from '../../core/json.js';
+
+/** One earlier step of the conversation, as the model saw it. */
+export interface PreviewStep {
+  action?: string;
+  thought?: string;
+  observation?: string;
+}
+
+/**
+ * What came before a result: the task and the earlier steps (their observations as shown to the model), plus
+ * the step that produced the result without its observation. Never anything that comes after.
+ */
+export interface PreviewContext {
+  task?: string;
+  history?: readonly PreviewStep[];
+}
+
+/** A result as a preview builder sees it. */
+export interface PreviewInput {
+  kind: EntryKind;
+  /** The stored text (empty for binary results). */
+  text: string;
+  /** The stored bytes (UTF-8 of `text` for text results). */
+  bytes: Uint8Array;
+  /** The parsed value when the result was JSON. */
+  json?: JsonValue;
+  context: PreviewContext;
+}
+
+/** A preview plus hints the observation can turn into exact read calls. */
+export interface PreviewText {
+  text: string;
+  /** A 1-based line worth reading around (the last error, the first new name). */
+  focusLine?: number;
+  /** A regular expression worth searching for (a new name the preview lists). */
+  searchExample?: string;
+}
+
+/** Builds the part of an offload observation that stands in for the content. */
+export type PreviewBuilder = (input: PreviewInput) => string | PreviewText;
+
+/** The built-in previews (see {@link PREVIEW_BUILDERS}). */
+export type PreviewName = 'head-tail' | 'head' | 'first-last-lines' | 'binary' | 'json-structure' | 'salient';

@@ -1,0 +1,50 @@
+import { ScratchpadError } from '../../core/errors.js';
+import { binaryPreview } from './binary-preview.js';
+import { firstLastLinesPreview } from './first-last-lines-preview.js';
+import { headPreview } from './head-preview.js';
+import { headTailPreview } from './head-tail-preview.js';
+import { jsonStructurePreview } from './json-structure-preview.js';
+import type { PreviewBuilder, PreviewInput, PreviewName, PreviewText } from './preview-builder.js';
+import { salientPreview } from './salient-preview.js';
+
+/**
+ * The built-in previews by name. Every one answers a binary result with the binary note (a textual preview of
+ * bytes would be gibberish); `json-structure` needs a JSON result and falls back to head-tail otherwise; `salient`
+ * puts the JSON structure before its index when the result is JSON.
+ */
+export const PREVIEW_BUILDERS: Readonly<Record<PreviewName, PreviewBuilder>> = Object.freeze({
+  'head-tail': textOnly((input) => headTailPreview(input.text)),
+  head: textOnly((input) => headPreview(input.text)),
+  'first-last-lines': textOnly((input) => firstLastLinesPreview(input.text)),
+  binary: (input: PreviewInput) => binaryPreview(input.bytes),
+  'json-structure': textOnly((input) =>
+    input.json === undefined ? headTailPreview(input.text) : jsonStructurePreview(input.json),
+  ),
+  salient: textOnly((input): PreviewText => {
+    const salient = salientPreview(input);
+    if (input.json === undefined) return salient;
+    return { ...salient, text: `Structure:\n${jsonStructurePreview(input.json)}\n${salient.text}` };
+  }),
+});
+
+/** Resolves a preview given by name or as a builder; `INVALID_ARGUMENT` for an unknown name. */
+export function resolvePreview(preview: PreviewName | PreviewBuilder): PreviewBuilder {
+  if (typeof preview === 'function') return preview;
+  const builder = Object.hasOwn(PREVIEW_BUILDERS, preview) ? PREVIEW_BUILDERS[preview] : undefined;
+  if (!builder) {
+    throw new ScratchpadError('INVALID_ARGUMENT', `Unknown preview ${JSON.stringify(preview)}.`, {
+      hint: `Use one of ${Object.keys(PREVIEW_BUILDERS).join(', ')}, or pass a function.`,
+    });
+  }
+  return builder;
+}
+
+/** Runs a builder and normalizes its answer to a {@link PreviewText}. */
+export function buildPreview(builder: PreviewBuilder, input: PreviewInput): PreviewText {
+  const built = builder(input);
+  return typeof built === 'string' ? { text: built } : built;
+}
+
+function textOnly(builder: (input: PreviewInput) => string | PreviewText): PreviewBuilder {
+  return (input) => (input.kind === 'binary' ? binaryPreview(input.bytes) : builder(input));
+}

@@ -1,0 +1,542 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { type AddressInfo, createServer } from 'node:net';
+import fc from 'fast-check';
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { EntryRecord } from '../../core/entry.js';
+import { ScratchpadError } from '../../core/errors.js';
+import { createScratchpad, type Scratchpad } from '../../scratchpad/scratchpad.js';
+import { runStoreContract } from '../../testing/store-contract.js';
+import type { CommitResult } from '../driver.js';
+import { createPostgresDriver, type PostgresDriver, type PostgresDriverConfig } from './postgres-driver.js';
+import { SCHEMA_VERSION } from './postgres-migrations.js';
+import type { PostgresPool } from './postgres-pool.js';
+import { entryColumns, entryPlaceholders, entryValues } from './postgres-rows.js';
+
+const url = process.env.SCRATCHPAD_TEST_POSTGRES_URL ?? 'postgres://root@127.0.0.1:5432/test';
+const admin = new pg.Pool({ connectionString: url, max: 2 });
+const schemas: string[] = [];
+
+function freshSchema(): string {
+  const schema = `scratchpad_test_${randomBytes(6).toString('hex')}`;
+  schemas.push(schema);
+  return schema;
+}
+
+beforeAll(async () => {
+  try {
+    await admin.query('SELECT 1');
+  } catch (error) {
+    throw new Error(
+      `The PostgreSQL test server at ${url} is unreachable; start it or set SCRATCHPAD_TEST_POSTGRES_URL.`,
+      { cause: error },
+    );
+  }
+});
+afterEach(async () => {
+  for (const schema of schemas.splice(0)) await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+});
+afterAll(async () => {
+  await admin.end();
+});
+
+runStoreContract({
+  name: 'postgres',
+  createDriver: () => createPostgresDriver({ connectionString: url, schema: freshSchema() }),
+  reopen: async (driver) => {
+    const schema = (driver as PostgresDriver).schema;
+    await driver.close();
+    return createPostgresDriver({ connectionString: url, schema });
+  },
+});
+
+/** Total rows in each table of `schema`: what a test checks to prove nothing leaked. */
+async function rowCounts(schema: string): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  for (const table of ['entries', 'sessions', 'staging', 'retired', 'chunks', 'chunk_data']) {
+    const result = await admin.query(`SELECT count(*) AS n FROM "${schema}".${table}`);
+    counts[table] = Number(result.rows[0].n);
+  }
+  return counts;
+}
+
+async function codeOf(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+    return 'ok';
+  } catch (error) {
+    return ScratchpadError.isInstance(error)
+      ? error.code
+      : `${(error as Error).name}: ${(error as Error).message}`;
+  }
+}
+
+describe('postgres driver', () => {
+  const open: PostgresDriver[] = [];
+  const driverOn = async (
+    schema: string,
+    config: Partial<PostgresDriverConfig> = {},
+  ): Promise<PostgresDriver> => {
+    const driver = await createPostgresDriver({ connectionString: url, schema, ...config });
+    open.push(driver);
+    return driver;
+  };
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((driver) => driver.close()));
+  });
+
+  it('compare-and-set across separate pools loses no update', async () => {
+    const schema = freshSchema();
+    const drivers = await Promise.all(Array.from({ length: 4 }, () => driverOn(schema, { max: 3 })));
+    const pads = drivers.map((driver) => createScratchpad({ driver, chunkSize: 16 }));
+    await pads[0]?.write('team', 'counter', '0');
+    await pads[0]?.write('team', 'journal', '');
+    const increment = async (pad: Scratchpad): Promise<void> => {
+      for (;;) {
+        const read = await pad.read('team', 'counter');
+        const result = await codeOf(
+          pad.write('team', 'counter', String(Number(read.content) + 1), { ifVersion: read.entry.version }),
+        );
+        if (result === 'ok') return;
+        expect(result).toBe('VERSION_CONFLICT');
+      }
+    };
+    const appendLine = async (pad: Scratchpad, line: string): Promise<void> => {
+      for (;;) {
+        const { version } = await pad.get('team', 'journal');
+        const result = await codeOf(
+          pad.write('team', 'journal', `${line}\n`, { mode: 'append', ifVersion: version }),
+        );
+        if (result === 'ok') return;
+        expect(result).toBe('VERSION_CONFLICT');
+      }
+    };
+    await Promise.all(
+      pads.map(async (pad, writer) => {
+        for (let round = 0; round < 8; round++) {
+          await increment(pad);
+          await appendLine(pad, `writer ${writer} round ${round} ✓`);
+        }
+      }),
+    );
+    const check = pads[1] as Scratchpad;
+    expect((await check.read('team', 'counter')).content).toBe('32');
+    expect((await check.get('team', 'counter')).version).toBe(33);
+    const journal = await check.read('team', 'journal');
+    const lines = journal.content.split('\n').filter((line) => line !== '');
+    expect(lines.length).toBe(32);
+    expect(new Set(lines).size).toBe(32);
+    expect(journal.entry).toMatchObject({ version: 33, lines: 32, sha256: sha256(journal.content) });
+    const counts = await rowCounts(schema);
+    expect(counts.staging).toBe(0);
+    expect(counts.chunks).toBe(counts.chunk_data);
+  });
+
+  it('concurrent creators: one wins, the others fail compare-and-set without an exception', async () => {
+    const schema = freshSchema();
+    const drivers = await Promise.all(Array.from({ length: 5 }, () => driverOn(schema, { max: 2 })));
+    const outcomes = await Promise.all(
+      drivers.map((driver, index) =>
+        createScratchpad({ driver, chunkSize: 16 })
+          .write('s1', 'first', `creator ${index} `.repeat(5), { mode: 'create' })
+          .then(
+            () => 'ok',
+            (error: unknown) => (ScratchpadError.isInstance(error) ? error.code : String(error)),
+          ),
+      ),
+    );
+    expect(outcomes.filter((outcome) => outcome === 'ok').length).toBe(1);
+    expect(
+      outcomes.filter((outcome) => outcome !== 'ok').every((outcome) => outcome === 'ENTRY_EXISTS'),
+    ).toBe(true);
+
+    // At the driver level: every creator commits blind (expectedVersion null) at the same moment.
+    const staged = await Promise.all(
+      drivers.map(async (driver, index) => {
+        const sink = await driver.doStage('s1');
+        await sink.write({
+          seq: 0,
+          byteStart: 0,
+          charStart: 0,
+          lineStart: 0,
+          bytes: 1,
+          chars: 1,
+          newlines: 0,
+          data: Buffer.from(String(index)),
+        });
+        return { driver, sink, index };
+      }),
+    );
+    const results = await Promise.all(
+      staged.map(({ driver, sink, index }) =>
+        driver.doCommit({
+          mode: 'replace',
+          expectedVersion: null,
+          stagingId: sink.stagingId,
+          record: recordFor('s1', 'blind', index),
+        }),
+      ),
+    );
+    const winners = results.filter((result) => result.ok);
+    expect(winners.length).toBe(1);
+    const winner = winners[0] as Extract<CommitResult, { ok: true }>;
+    for (const result of results) if (!result.ok) expect(result.current?.id).toBe(winner.record.id);
+    await Promise.all(staged.map(({ sink }) => sink.abort()));
+
+    // A row that appears between the entry lookup and the insert (here: another writer's open transaction)
+    // makes the insert wait for it, then fail the compare-and-set instead of raising a unique violation.
+    const other = await admin.connect();
+    try {
+      await other.query('BEGIN');
+      const sneaky = { ...recordFor('s1', 'racy', 7), contentId: 'sneaky-content' };
+      await other.query(
+        `INSERT INTO "${schema}".entries (${entryColumns()}) VALUES (${entryPlaceholders()})`,
+        entryValues(sneaky),
+      );
+      const driver = drivers[1] as PostgresDriver;
+      const sink = await driver.doStage('s1');
+      const racing = driver.doCommit({
+        mode: 'replace',
+        expectedVersion: null,
+        stagingId: sink.stagingId,
+        record: recordFor('s1', 'racy', 8),
+      });
+      let waiting = 0;
+      while (waiting === 0) {
+        const locks = await admin.query(
+          `SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE $1`,
+          [`%INSERT INTO "${schema}".entries%`],
+        );
+        waiting = Number(locks.rows[0].n);
+      }
+      await other.query('COMMIT');
+      const raced = await racing;
+      expect(raced.ok).toBe(false);
+      expect(raced.ok ? undefined : raced.current?.id).toBe(sneaky.id);
+      await sink.abort();
+    } finally {
+      other.release();
+    }
+    const read = await drivers[0]?.doReadChunks(winner.record, 0, 10);
+    expect(read?.map((chunk) => Buffer.from(chunk.data).toString())).toEqual([winner.record.sha256]);
+    const counts = await rowCounts(schema);
+    expect(counts).toMatchObject({ staging: 0, entries: 3 });
+    expect(counts.chunks).toBe(counts.chunk_data);
+  });
+
+  it('names the server and says how to configure another when nothing listens', async () => {
+    const port = await closedPort();
+    const error = await rejection(
+      createPostgresDriver({
+        connectionString: `postgres://root@127.0.0.1:${port}/test`,
+        schema: freshSchema(),
+      }),
+    );
+    expect(error.code).toBe('STORE_UNAVAILABLE');
+    expect(error.message).toContain(`127.0.0.1:${port}`);
+    expect(error.message).toContain('test');
+    expect(error.hint).toContain('--store postgres://user@host:port/db');
+    expect(error.hint).toContain('SCRATCHPAD_STORE');
+    expect(error.details).toMatchObject({ host: '127.0.0.1', port, database: 'test' });
+  });
+
+  it('accepts any pool with the structural shape and ends it on close', async () => {
+    const schema = freshSchema();
+    const real = new pg.Pool({ connectionString: url, max: 2 });
+    const typed: PostgresPool = real;
+    const seen = { queries: 0, connects: 0, releases: 0, ended: false };
+    const pool: PostgresPool = {
+      query: (text, values) => {
+        seen.queries++;
+        return typed.query(text, values);
+      },
+      connect: async () => {
+        seen.connects++;
+        const client = await typed.connect();
+        return {
+          query: (text, values) => client.query(text, values),
+          release: (destroy) => {
+            seen.releases++;
+            client.release(destroy);
+          },
+        };
+      },
+      end: async () => {
+        seen.ended = true;
+        await typed.end();
+      },
+    };
+    const driver = await createPostgresDriver({ pool, schema });
+    const pad = createScratchpad({ driver, chunkSize: 32 });
+    await pad.write('s1', 'doc', 'through a pool of my own '.repeat(10));
+    expect((await pad.read('s1', 'doc', { type: 'range', start: 25, end: 50 })).content).toBe(
+      'through a pool of my own ',
+    );
+    expect(seen.queries).toBeGreaterThan(0);
+    expect(seen.connects).toBeGreaterThan(0);
+    expect(seen.releases).toBe(seen.connects);
+    await driver.close();
+    await driver.close();
+    expect(seen.ended).toBe(true);
+  });
+
+  it('migrates idempotently, also when several processes start at once', async () => {
+    const schema = freshSchema();
+    const drivers = await Promise.all(Array.from({ length: 6 }, () => driverOn(schema, { max: 1 })));
+    const versions = await admin.query(`SELECT version FROM "${schema}".schema_migrations ORDER BY version`);
+    expect(versions.rows.map((row) => row.version)).toEqual([SCHEMA_VERSION]);
+    await createScratchpad({ driver: drivers[0] as PostgresDriver }).write(
+      's1',
+      'kept',
+      'survives migrations',
+    );
+    const again = await driverOn(schema);
+    expect((await createScratchpad({ driver: again }).read('s1', 'kept')).content).toBe(
+      'survives migrations',
+    );
+    expect((await admin.query(`SELECT count(*) AS n FROM "${schema}".schema_migrations`)).rows[0].n).toBe(
+      '1',
+    );
+    await admin.query(`INSERT INTO "${schema}".schema_migrations (version) VALUES ($1)`, [
+      SCHEMA_VERSION + 1,
+    ]);
+    const tooNew = await rejection(createPostgresDriver({ connectionString: url, schema }));
+    expect(tooNew.code).toBe('STORE_UNAVAILABLE');
+    expect(tooNew.hint).toContain('Upgrade agent-scratchpad');
+  });
+
+  it('refuses a schema name that is not a plain identifier', async () => {
+    const error = await rejection(
+      createPostgresDriver({ connectionString: url, schema: 'x"; DROP TABLE y; --' }),
+    );
+    expect(error.code).toBe('CONFIG_INVALID');
+  });
+
+  it('refuses a NUL in text fields PostgreSQL cannot store, and keeps NULs in content', async () => {
+    const driver = await driverOn(freshSchema());
+    const pad = createScratchpad({ driver });
+    const error = await rejection(pad.write('s1', 'doc', 'x', { source: 'tool\u0000name' }));
+    expect(error.code).toBe('INVALID_ARGUMENT');
+    expect(await rowCounts(driver.schema)).toMatchObject({ entries: 0, staging: 0 });
+    await pad.write('s1', 'doc', 'a\u0000b', { metadata: { note: 'nul \u0000 inside' } });
+    expect((await pad.read('s1', 'doc')).content).toBe('a\u0000b');
+    expect((await pad.get('s1', 'doc')).metadata).toEqual({ note: 'nul \u0000 inside' });
+  });
+
+  it('keeps offsets past 2^31 exact (bigint columns)', async () => {
+    const driver = await driverOn(freshSchema());
+    const sink = await driver.doStage('s1');
+    const gib = 2 ** 30;
+    const starts = [0, 3 * gib, 5 * gib];
+    for (const [seq, start] of starts.entries()) {
+      await sink.write({
+        seq,
+        byteStart: start,
+        charStart: start,
+        lineStart: start / 2,
+        bytes: 1,
+        chars: 1,
+        newlines: 0,
+        data: Buffer.from('abc'[seq] as string),
+      });
+    }
+    const record = { ...recordFor('s1', 'huge', 0), bytes: 5 * gib + 1, chars: 5 * gib + 1, lines: 1 };
+    const commit = await driver.doCommit({
+      mode: 'replace',
+      expectedVersion: null,
+      stagingId: sink.stagingId,
+      record,
+    });
+    expect(commit.ok).toBe(true);
+    const stored = (await driver.doGetEntry('s1', 'huge')) as EntryRecord;
+    expect(stored).toMatchObject({ bytes: 5 * gib + 1, chunkCount: 3 });
+    expect(await driver.doLocateChunk(stored, 'byte', 4 * gib)).toBe(1);
+    expect(await driver.doLocateChunk(stored, 'char', 5 * gib + 1)).toBe(2);
+    expect(await driver.doLocateChunk(stored, 'line', 3 * gib)).toBe(2);
+    expect((await driver.doReadChunks(stored, 0, 3)).map((chunk) => chunk.byteStart)).toEqual(starts);
+  });
+
+  it('sweeps abandoned staging areas and never sweeps committed content', async () => {
+    let clock = 1_000_000;
+    const schema = freshSchema();
+    const driver = await driverOn(schema, { now: () => clock });
+    const chunk = {
+      seq: 0,
+      byteStart: 0,
+      charStart: 0,
+      lineStart: 0,
+      bytes: 4,
+      chars: 4,
+      newlines: 0,
+      data: Buffer.from('data'),
+    };
+    const abandoned = await driver.doStage('s1');
+    await abandoned.write(chunk);
+    const committed = await driver.doStage('s1');
+    await committed.write(chunk);
+    const record = recordFor('s1', 'kept', 0);
+    expect(
+      (
+        await driver.doCommit({
+          mode: 'replace',
+          expectedVersion: null,
+          stagingId: committed.stagingId,
+          record,
+        })
+      ).ok,
+    ).toBe(true);
+    // An abort after a commit that did go through (say its reply was lost) must not take the content with it.
+    await committed.abort();
+    clock += 10_000;
+    expect(await driver.doSweepStaging(60_000)).toBe(0);
+    clock += 60_000;
+    expect(await driver.doSweepStaging(60_000)).toBe(1);
+    expect(await codeOf(abandoned.write({ ...chunk, seq: 1, byteStart: 4 }))).toContain('no longer exists');
+    expect(
+      await codeOf(
+        driver.doCommit({
+          mode: 'replace',
+          expectedVersion: 1,
+          stagingId: abandoned.stagingId,
+          record: { ...record, version: 2 },
+        }),
+      ),
+    ).toContain('no longer exists');
+    expect(await rowCounts(schema)).toMatchObject({ staging: 0, chunks: 1, chunk_data: 1, entries: 1 });
+    const stored = (await driver.doGetEntry('s1', 'kept')) as EntryRecord;
+    expect(Buffer.from((await driver.doReadChunks(stored, 0, 1))[0]?.data ?? []).toString()).toBe('data');
+  });
+
+  it('deleting entries and sessions frees every chunk once no reader needs it', async () => {
+    const schema = freshSchema();
+    const driver = await driverOn(schema, { readGraceMs: 0 });
+    const pad = createScratchpad({ driver, chunkSize: 16 });
+    await pad.write('s1', 'a', 'x'.repeat(100));
+    await pad.write('s1', 'b', 'y'.repeat(50));
+    await pad.write('s1', 'b', 'z'.repeat(70));
+    await pad.write('s1', 'b', 'more', { mode: 'append' });
+    await pad.write('s2', 'c', 'w'.repeat(40));
+    await pad.delete('s1', 'a');
+    expect(await pad.deleteSession('s1')).toEqual({ entries: 1, bytes: 74 });
+    const counts = await rowCounts(schema);
+    expect(counts).toMatchObject({
+      entries: 1,
+      sessions: 1,
+      staging: 0,
+      retired: 0,
+      chunks: 3,
+      chunk_data: 3,
+    });
+  });
+
+  it('a reader that resolved an entry still reads that version during the grace period', async () => {
+    let clock = 5_000_000;
+    const schema = freshSchema();
+    const driver = await driverOn(schema, { now: () => clock, readGraceMs: 10_000 });
+    const pad = createScratchpad({ driver, chunkSize: 16 });
+    await pad.write('s1', 'doc', 'first version, long enough for chunks');
+    const stale = (await driver.doGetEntry('s1', 'doc')) as EntryRecord;
+    await pad.write('s1', 'doc', 'second version');
+    const old = await driver.doReadChunks(stale, 0, stale.chunkCount);
+    expect(Buffer.concat(old.map((chunk) => chunk.data)).toString()).toBe(
+      'first version, long enough for chunks',
+    );
+    await pad.delete('s1', 'doc');
+    expect((await rowCounts(schema)).retired).toBe(2);
+    clock += 10_001;
+    await pad.write('s1', 'other', 'x');
+    expect(await driver.doReadChunks(stale, 0, stale.chunkCount)).toEqual([]);
+    expect(await rowCounts(schema)).toMatchObject({ retired: 0, chunks: 1, chunk_data: 1 });
+  });
+
+  it('searches chunk text and names, indexing lazily, whatever the query text', async () => {
+    const schema = freshSchema();
+    const driver = await driverOn(schema);
+    // Words are found within a chunk (as with the scan search); 256-byte chunks keep these ones whole.
+    const pad = createScratchpad({ driver, chunkSize: 256 });
+    await pad.write(
+      's1',
+      'app.log',
+      `boot ok\u0000 then the scheduler/worker crashed: OutOfMemory in deploy_step\n${'noise '.repeat(40)}`,
+    );
+    await pad.write('s1', 'release-notes', 'Nothing about memory here, only the release.');
+    await pad.write('s1', 'blob', Buffer.from([0xff, 0xfe, 0x00, 0x6d, 0x65, 0x6d]));
+    const unindexed = await admin.query(`SELECT count(*) AS n FROM "${schema}".chunk_data WHERE tsv IS NULL`);
+    expect(Number(unindexed.rows[0].n)).toBeGreaterThan(3);
+    const hits = await pad.search('s1', 'worker crashed');
+    expect(hits.map((hit) => hit.entry.name)).toEqual(['app.log']);
+    expect(hits[0]?.snippet).toContain('[worker]');
+    expect(hits[0]?.snippet).toContain('[crashed]');
+    expect((await pad.search('s1', 'release')).map((hit) => hit.entry.name)).toEqual(['release-notes']);
+    expect((await pad.search('s1', 'app')).map((hit) => [hit.entry.name, hit.snippet])).toEqual([
+      ['app.log', 'app.log'],
+    ]);
+    expect((await pad.search('s1', 'deploy_step')).map((hit) => hit.entry.name)).toEqual(['app.log']);
+    const still = await admin.query(
+      `SELECT count(*) AS n FROM "${schema}".chunk_data d JOIN "${schema}".chunks c ON c.data_id = d.id
+       JOIN "${schema}".entries e ON e.content_id = c.content_id WHERE e.kind = 'text' AND d.tsv IS NULL`,
+    );
+    expect(Number(still.rows[0].n)).toBe(0);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          fc.string({ unit: 'binary', maxLength: 40 }),
+          fc.constantFrom("'", '!', '&|', 'a:*', '<->', '"memory', '\\', '\u0000', 'or and not', '((('),
+        ),
+        async (query) => {
+          const found = await driver.doSearch({ session: 's1', query, limit: 5 });
+          expect(Array.isArray(found)).toBe(true);
+        },
+      ),
+      { numRuns: 80 },
+    );
+  });
+});
+
+/** A record for driver-level tests; `sha256` carries `index` so the winner can be told apart. */
+function recordFor(session: string, name: string, index: number): EntryRecord {
+  return {
+    id: randomBytes(8).toString('hex'),
+    name,
+    session,
+    turn: null,
+    step: null,
+    source: null,
+    kind: 'text',
+    mediaType: 'text/plain; charset=utf-8',
+    bytes: 1,
+    chars: 1,
+    lines: 1,
+    sha256: String(index),
+    createdAt: 1,
+    updatedAt: 1,
+    expiresAt: null,
+    pinned: false,
+    version: 1,
+    metadata: {},
+    contentId: '',
+    chunkCount: 0,
+  };
+}
+
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+async function rejection(promise: Promise<unknown>): Promise<ScratchpadError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (ScratchpadError.isInstance(error)) return error;
+    throw error;
+  }
+  throw new Error('expected a ScratchpadError, but it succeeded');
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}

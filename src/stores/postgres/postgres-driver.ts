@@ -1,0 +1,419 @@
+import type { Chunk, ChunkAxis } from '../../core/chunk.js';
+import type { EntryRecord, SessionInfo } from '../../core/entry.js';
+import { ScratchpadError } from '../../core/errors.js';
+import type {
+  CommitRequest,
+  CommitResult,
+  ContentSink,
+  DriverSearchHit,
+  DriverSearchRequest,
+  ListQuery,
+  StoreDriver,
+  StoreTotals,
+} from '../driver.js';
+import { newStagingId } from '../driver-helpers.js';
+import { createPgPool } from './load-pg.js';
+import {
+  appendStaged,
+  dropStaging,
+  openStaging,
+  purgeRetired,
+  takeStaging,
+  writeStagedChunk,
+} from './postgres-content.js';
+import { describeTarget, type PostgresTarget, toStoreError } from './postgres-errors.js';
+import { migrate } from './postgres-migrations.js';
+import type { PostgresClient, PostgresPool, PostgresQueryResult } from './postgres-pool.js';
+import {
+  assertStorable,
+  entryColumns,
+  entryPlaceholders,
+  entryValues,
+  toChunk,
+  toEntryRecord,
+  toSessionInfo,
+} from './postgres-rows.js';
+import { DEFAULT_SCHEMA, quoteSchema } from './postgres-schema.js';
+import { searchSession } from './postgres-search.js';
+import { type Rollback, withTransaction } from './postgres-transaction.js';
+
+/** Options for {@link createPostgresDriver}. */
+export interface PostgresDriverConfig {
+  /** `postgres://user:password@host:port/database`; without it (and without `pool`), `pg` reads `PGHOST` etc. */
+  connectionString?: string;
+  /** A pool you already have (`pg.Pool` or the same shape). The driver ends it on `close()`. */
+  pool?: PostgresPool;
+  /** Schema holding the tables (default `scratchpad`); created with them on first use. */
+  schema?: string;
+  /** Clock in epoch milliseconds (session times, staging age). */
+  now?: () => number;
+  /** Connections in the pool the driver creates (default 10). */
+  max?: number;
+  /**
+   * How long content that a replace or delete superseded stays readable (default 60 s), so a reader that
+   * resolved the entry just before can still read the version it resolved. Deleted after that.
+   */
+  readGraceMs?: number;
+}
+
+const AXIS_COLUMN: Record<ChunkAxis, string> = { byte: 'byte_start', char: 'char_start', line: 'line_start' };
+
+const ORDER: Record<NonNullable<ListQuery['orderBy']>, string> = {
+  name: 'session, name',
+  createdAt: 'created_at, session, name',
+  updatedAt: 'updated_at, session, name',
+};
+
+/**
+ * The PostgreSQL backend, for teams and fleets that share one store. Content is staged chunk by chunk outside
+ * any transaction; a commit is one short transaction that locks the session row, then the entry row (`FOR
+ * UPDATE`) for compare-and-set, and moves staged chunks under the entry. Locking the session first serializes
+ * commits within a session, which keeps every lock taken in one order (session, entry) and so deadlock-free,
+ * also against deleting the session. Content a replace or delete supersedes is retired, not deleted at once:
+ * other processes may be reading it; it is purged after `readGraceMs`. Create it with {@link createPostgresDriver}.
+ */
+export class PostgresDriver implements StoreDriver {
+  readonly backend = 'postgres';
+  /** The schema the tables live in. */
+  readonly schema: string;
+  readonly #pool: PostgresPool;
+  readonly #s: string;
+  readonly #now: () => number;
+  readonly #target: PostgresTarget;
+  readonly #readGraceMs: number;
+  #lastPurge = Number.NEGATIVE_INFINITY;
+  #closed = false;
+
+  /** Wraps a pool whose schema is already migrated; use {@link createPostgresDriver} instead. */
+  constructor(
+    pool: PostgresPool,
+    config: { schema?: string; now?: () => number; target?: PostgresTarget; readGraceMs?: number } = {},
+  ) {
+    this.#pool = pool;
+    this.schema = config.schema ?? DEFAULT_SCHEMA;
+    this.#s = quoteSchema(this.schema);
+    this.#now = config.now ?? Date.now;
+    this.#target = config.target ?? describeTarget(undefined);
+    this.#readGraceMs = readGrace(config.readGraceMs);
+  }
+
+  async doStage(session: string): Promise<ContentSink> {
+    const stagingId = newStagingId();
+    await this.#guard(() => openStaging(this.#pool, this.#s, stagingId, session, this.#now()));
+    return {
+      stagingId,
+      write: async (chunk) => {
+        const stored = await this.#guard(() => writeStagedChunk(this.#pool, this.#s, stagingId, chunk));
+        if (!stored) throw new Error(`Staging area ${stagingId} no longer exists (it was aborted or swept).`);
+      },
+      abort: async () => {
+        await this.#guard(() => dropStaging(this.#pool, this.#s, 'id = $1', [stagingId]));
+      },
+    };
+  }
+
+  async doCommit(request: CommitRequest): Promise<CommitResult> {
+    assertStorable(request.record);
+    const result = await this.#transaction(async (client, rollback) => {
+      const { session, name } = request.record;
+      await client.query(
+        `INSERT INTO ${this.#s}.sessions (id, created_at, updated_at) VALUES ($1, $2, $2)
+         ON CONFLICT (id) DO UPDATE SET updated_at = excluded.updated_at`,
+        [session, this.#now()],
+      );
+      const current = await this.#entry(client, session, name, 'FOR UPDATE');
+      if ((current?.version ?? null) !== request.expectedVersion) {
+        return rollback<CommitResult>({ ok: false, current });
+      }
+      const record: EntryRecord = {
+        ...request.record,
+        ...(await this.#attachContent(client, request, current)),
+      };
+      if (current) {
+        const superseded = current.contentId === record.contentId ? null : current.contentId;
+        await client.query(
+          `WITH retired AS (
+             INSERT INTO ${this.#s}.retired (content_id, retired_at) SELECT $23::text, $24::bigint WHERE $23::text IS NOT NULL
+           )
+           UPDATE ${this.#s}.entries SET (${entryColumns()}) = ROW(${entryPlaceholders()}) WHERE session = $21 AND name = $22`,
+          [...entryValues(record), session, name, superseded, this.#now()],
+        );
+      } else {
+        // Two creators of one name: the second finds the first's row here and fails its compare-and-set.
+        const inserted = await client.query(
+          `INSERT INTO ${this.#s}.entries (${entryColumns()}) VALUES (${entryPlaceholders()})
+           ON CONFLICT (session, name) DO NOTHING`,
+          entryValues(record),
+        );
+        if (inserted.rowCount === 0) {
+          return rollback<CommitResult>({ ok: false, current: await this.#entry(client, session, name) });
+        }
+      }
+      return { ok: true, record: { ...record }, previous: current } satisfies CommitResult;
+    });
+    if (result.ok) await this.#purge(false);
+    return result;
+  }
+
+  async doGetEntry(session: string, name: string): Promise<EntryRecord | undefined> {
+    return this.#guard(() => this.#entry(this.#pool, session, name));
+  }
+
+  async doGetEntryById(id: string): Promise<EntryRecord | undefined> {
+    const result = await this.#query(`SELECT ${entryColumns()} FROM ${this.#s}.entries WHERE id = $1`, [id]);
+    return result.rows[0] ? toEntryRecord(result.rows[0]) : undefined;
+  }
+
+  async doListEntries(query: ListQuery): Promise<EntryRecord[]> {
+    const conditions: string[] = [];
+    const values: unknown[] = [];
+    const where = (condition: (parameter: string) => string, value: unknown): void => {
+      values.push(value);
+      conditions.push(condition(`$${values.length}`));
+    };
+    if (query.session !== undefined) where((p) => `session = ${p}`, query.session);
+    if (query.turn !== undefined) where((p) => `turn = ${p}`, query.turn);
+    if (query.pinned !== undefined) where((p) => `pinned = ${p}`, query.pinned);
+    if (query.prefix !== undefined) where((p) => `starts_with(name, ${p})`, query.prefix);
+    if (query.expiredAt !== undefined)
+      where((p) => `expires_at IS NOT NULL AND expires_at <= ${p}`, query.expiredAt);
+    let sql = `SELECT ${entryColumns()} FROM ${this.#s}.entries`;
+    if (conditions.length > 0) sql += ` WHERE ${conditions.join(' AND ')}`;
+    sql += ` ORDER BY ${ORDER[query.orderBy ?? 'name']}`;
+    if (query.limit !== undefined) {
+      values.push(query.limit);
+      sql += ` LIMIT $${values.length}`;
+    }
+    return (await this.#query(sql, values)).rows.map(toEntryRecord);
+  }
+
+  async doLocateChunk(record: EntryRecord, axis: ChunkAxis, position: number): Promise<number> {
+    const column = AXIS_COLUMN[axis];
+    const result = await this.#query(
+      `SELECT seq FROM ${this.#s}.chunks WHERE content_id = $1 AND ${column} <= $2 AND seq < $3
+       ORDER BY ${column} DESC, seq DESC LIMIT 1`,
+      [record.contentId, position, record.chunkCount],
+    );
+    return Number(result.rows[0]?.seq ?? 0);
+  }
+
+  async doReadChunks(record: EntryRecord, seqStart: number, seqEnd: number): Promise<Chunk[]> {
+    const start = Math.max(0, seqStart);
+    const end = Math.min(seqEnd, record.chunkCount);
+    if (start >= end) return [];
+    const result = await this.#query(
+      `SELECT c.seq, c.byte_start, c.char_start, c.line_start, c.bytes, c.chars, c.newlines, d.data
+       FROM ${this.#s}.chunks c JOIN ${this.#s}.chunk_data d ON d.id = c.data_id
+       WHERE c.content_id = $1 AND c.seq >= $2 AND c.seq < $3 ORDER BY c.seq`,
+      [record.contentId, start, end],
+    );
+    return result.rows.map(toChunk);
+  }
+
+  async doDeleteEntry(record: EntryRecord): Promise<boolean> {
+    const result = await this.#query(
+      `WITH gone AS (
+         DELETE FROM ${this.#s}.entries WHERE session = $1 AND name = $2 AND id = $3 AND version = $4 RETURNING content_id
+       ),
+       retired AS (INSERT INTO ${this.#s}.retired (content_id, retired_at) SELECT content_id, $5 FROM gone)
+       SELECT count(*) AS deleted FROM gone`,
+      [record.session, record.name, record.id, record.version, this.#now()],
+    );
+    const deleted = Number(result.rows[0]?.deleted ?? 0) > 0;
+    if (deleted) await this.#purge(false);
+    return deleted;
+  }
+
+  async doListSessions(): Promise<SessionInfo[]> {
+    const result = await this.#query(
+      `SELECT s.id, s.created_at, s.updated_at, count(e.name) AS entries, coalesce(sum(e.bytes), 0) AS bytes
+       FROM ${this.#s}.sessions s LEFT JOIN ${this.#s}.entries e ON e.session = s.id
+       GROUP BY s.id ORDER BY s.id`,
+    );
+    return result.rows.map(toSessionInfo);
+  }
+
+  async doDeleteSession(session: string): Promise<{ entries: number; bytes: number } | undefined> {
+    const deleted = await this.#transaction(async (client) => {
+      const locked = await client.query(`SELECT id FROM ${this.#s}.sessions WHERE id = $1 FOR UPDATE`, [
+        session,
+      ]);
+      if (locked.rowCount === 0) return undefined;
+      const gone = await client.query(
+        `WITH gone AS (DELETE FROM ${this.#s}.entries WHERE session = $1 RETURNING content_id, bytes),
+         retired AS (INSERT INTO ${this.#s}.retired (content_id, retired_at) SELECT content_id, $2 FROM gone)
+         SELECT count(*) AS entries, coalesce(sum(bytes), 0) AS bytes FROM gone`,
+        [session, this.#now()],
+      );
+      await client.query(`DELETE FROM ${this.#s}.sessions WHERE id = $1`, [session]);
+      return { entries: Number(gone.rows[0]?.entries ?? 0), bytes: Number(gone.rows[0]?.bytes ?? 0) };
+    });
+    if (deleted) await this.#purge(false);
+    return deleted;
+  }
+
+  async doStats(): Promise<StoreTotals> {
+    const result = await this.#query(
+      `SELECT (SELECT count(*) FROM ${this.#s}.sessions) AS sessions, count(*) AS entries,
+         coalesce(sum(bytes), 0) AS bytes, coalesce(sum(bytes) FILTER (WHERE pinned), 0) AS pinned_bytes
+       FROM ${this.#s}.entries`,
+    );
+    const row = result.rows[0] ?? {};
+    return {
+      sessions: Number(row.sessions ?? 0),
+      entries: Number(row.entries ?? 0),
+      bytes: Number(row.bytes ?? 0),
+      pinnedBytes: Number(row.pinned_bytes ?? 0),
+    };
+  }
+
+  doSearch(request: DriverSearchRequest): Promise<DriverSearchHit[]> {
+    return this.#guard(() => searchSession(this.#pool, this.#s, request));
+  }
+
+  async doSweepStaging(olderThanMs: number): Promise<number> {
+    // SKIP LOCKED: areas being written (or swept by another process) are left for the next sweep.
+    const swept = await this.#guard(() =>
+      dropStaging(
+        this.#pool,
+        this.#s,
+        `id IN (SELECT id FROM ${this.#s}.staging WHERE created_at <= $1 ORDER BY id FOR UPDATE SKIP LOCKED)`,
+        [this.#now() - olderThanMs],
+      ),
+    );
+    this.#lastPurge = Number.NEGATIVE_INFINITY;
+    await this.#purge(true);
+    return swept;
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#pool.end();
+  }
+
+  /** Inside a commit: where the committed record's content lives, after moving staged chunks there. */
+  async #attachContent(
+    client: PostgresClient,
+    request: CommitRequest,
+    current: EntryRecord | undefined,
+  ): Promise<{ contentId: string; chunkCount: number }> {
+    if (request.mode === 'metadata') {
+      const { contentId, chunkCount } = current as EntryRecord;
+      return { contentId, chunkCount };
+    }
+    const staged = await takeStaging(client, this.#s, request.stagingId);
+    if (staged === undefined) {
+      throw new Error(`Staging area ${request.stagingId} no longer exists (it was aborted or swept).`);
+    }
+    if (request.mode === 'replace') return { contentId: request.stagingId, chunkCount: staged };
+    const { contentId } = current as EntryRecord;
+    const chunkCount = await appendStaged(client, this.#s, contentId, request.keepChunks, request.stagingId);
+    return { contentId, chunkCount };
+  }
+
+  /**
+   * Deletes retired content past its grace period, at most every quarter grace period per driver. After a
+   * write it is housekeeping: a failure must not report the write, which did happen, as failed; the next
+   * purge (or `gc`, which reports failures) deletes what this one could not.
+   */
+  async #purge(reportFailure: boolean): Promise<void> {
+    const now = this.#now();
+    if (now - this.#lastPurge < this.#readGraceMs / 4) return;
+    this.#lastPurge = now;
+    try {
+      await this.#guard(() => purgeRetired(this.#pool, this.#s, now - this.#readGraceMs));
+    } catch (error) {
+      this.#lastPurge = Number.NEGATIVE_INFINITY;
+      if (reportFailure) throw error;
+    }
+  }
+
+  async #entry(
+    db: PostgresPool | PostgresClient,
+    session: string,
+    name: string,
+    lock = '',
+  ): Promise<EntryRecord | undefined> {
+    const result = await db.query(
+      `SELECT ${entryColumns()} FROM ${this.#s}.entries WHERE session = $1 AND name = $2 ${lock}`,
+      [session, name],
+    );
+    return result.rows[0] ? toEntryRecord(result.rows[0]) : undefined;
+  }
+
+  #query(sql: string, values?: unknown[]): Promise<PostgresQueryResult> {
+    return this.#guard(() => this.#pool.query(sql, values));
+  }
+
+  #transaction<T>(body: (client: PostgresClient, rollback: Rollback) => Promise<T>): Promise<T> {
+    return this.#guard(() => withTransaction(this.#pool, body));
+  }
+
+  async #guard<T>(operation: () => Promise<T>): Promise<T> {
+    try {
+      return await operation();
+    } catch (error) {
+      throw toStoreError(error, this.#target);
+    }
+  }
+}
+
+/**
+ * Opens the PostgreSQL store: uses `config.pool` or creates a `pg.Pool` (importing the optional `pg` package
+ * only now), then creates or upgrades the schema and tables. Throws `STORE_UNAVAILABLE` naming the server and
+ * database when it cannot connect, log in, or find the database, and when `pg` is not installed.
+ */
+export async function createPostgresDriver(config: PostgresDriverConfig = {}): Promise<PostgresDriver> {
+  const schema = config.schema ?? DEFAULT_SCHEMA;
+  const quoted = quoteSchema(schema);
+  readGrace(config.readGraceMs);
+  const target = config.pool ? poolTarget(config.pool) : describeTarget(config.connectionString);
+  const pool =
+    config.pool ??
+    (await createPgPool({
+      ...(config.connectionString === undefined ? {} : { connectionString: config.connectionString }),
+      ...(config.max === undefined ? {} : { max: config.max }),
+    }));
+  try {
+    await migrate(pool, schema, quoted, target);
+  } catch (error) {
+    // A pool we made is ours to end; a caller's pool stays theirs until the driver exists.
+    if (!config.pool) await pool.end().catch(() => {});
+    throw toStoreError(error, target);
+  }
+  return new PostgresDriver(pool, {
+    schema,
+    target,
+    ...(config.now ? { now: config.now } : {}),
+    ...(config.readGraceMs === undefined ? {} : { readGraceMs: config.readGraceMs }),
+  });
+}
+
+function readGrace(readGraceMs: number | undefined): number {
+  const grace = readGraceMs ?? 60_000;
+  if (!Number.isFinite(grace) || grace < 0) {
+    throw new ScratchpadError(
+      'CONFIG_INVALID',
+      `readGraceMs must be a number of milliseconds >= 0, got ${String(readGraceMs)}.`,
+      {
+        hint: 'Leave it out for the default of 60 seconds.',
+      },
+    );
+  }
+  return grace;
+}
+
+/** Where a caller's pool points, when it says (`pg.Pool` keeps its options); only for error messages. */
+function poolTarget(pool: PostgresPool): PostgresTarget {
+  const options = (pool as { options?: Record<string, unknown> }).options ?? {};
+  const target = describeTarget(
+    typeof options.connectionString === 'string' ? options.connectionString : undefined,
+  );
+  return {
+    host: typeof options.host === 'string' ? options.host : target.host,
+    port: typeof options.port === 'number' ? options.port : target.port,
+    database: typeof options.database === 'string' ? options.database : target.database,
+    user: typeof options.user === 'string' ? options.user : target.user,
+  };
+}

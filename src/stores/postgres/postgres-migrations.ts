@@ -1,0 +1,195 @@
+import { ScratchpadError } from '../../core/errors.js';
+import { formatTarget, type PostgresTarget } from './postgres-errors.js';
+import type { PostgresPool } from './postgres-pool.js';
+import { splitJoinedWords } from './postgres-schema.js';
+import { withTransaction } from './postgres-transaction.js';
+
+/** One schema change: the statements that take the schema from `version - 1` to `version`. */
+export interface Migration {
+  version: number;
+  statements: (schema: string) => string[];
+}
+
+/**
+ * The schema, in order. Never edit a released migration: add the next one.
+ * Layout: `entries` (one row per entry, unique per session and name), `sessions`, `staging` (content being
+ * written), `retired` (content a replace or delete superseded, kept readable for a grace period), `chunks`
+ * (offsets of each chunk on the three axes) and `chunk_data` (the bytes and, once searched, their tsvector).
+ * Chunk bytes sit apart from the index rows so that an append re-keys small rows and never rewrites blobs; the
+ * tsvector is computed when a search first needs it, so writes pay nothing for search. Offsets and sizes are
+ * `bigint`: entries can pass 2 GB.
+ */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    statements: (s) => [
+      `CREATE TABLE ${s}.sessions (
+        id text COLLATE "C" PRIMARY KEY,
+        created_at bigint NOT NULL,
+        updated_at bigint NOT NULL
+      )`,
+      `CREATE TABLE ${s}.entries (
+        session text COLLATE "C" NOT NULL,
+        name text COLLATE "C" NOT NULL,
+        id text COLLATE "C" NOT NULL UNIQUE,
+        turn text,
+        step bigint,
+        source text,
+        kind text NOT NULL CHECK (kind IN ('text', 'binary')),
+        media_type text NOT NULL,
+        bytes bigint NOT NULL,
+        chars bigint NOT NULL,
+        lines bigint NOT NULL,
+        sha256 text NOT NULL,
+        created_at bigint NOT NULL,
+        updated_at bigint NOT NULL,
+        expires_at bigint,
+        pinned boolean NOT NULL,
+        version bigint NOT NULL,
+        metadata json NOT NULL,
+        content_id text COLLATE "C" NOT NULL UNIQUE,
+        chunk_count integer NOT NULL,
+        PRIMARY KEY (session, name)
+      )`,
+      `CREATE INDEX entries_expires_at ON ${s}.entries (expires_at) WHERE expires_at IS NOT NULL`,
+      `CREATE INDEX entries_session_turn ON ${s}.entries (session, turn)`,
+      `CREATE INDEX entries_updated_at ON ${s}.entries (updated_at)`,
+      `CREATE TABLE ${s}.staging (
+        id text COLLATE "C" PRIMARY KEY,
+        session text NOT NULL,
+        created_at bigint NOT NULL
+      )`,
+      `CREATE INDEX staging_created_at ON ${s}.staging (created_at)`,
+      `CREATE TABLE ${s}.retired (
+        content_id text COLLATE "C" PRIMARY KEY,
+        retired_at bigint NOT NULL
+      )`,
+      `CREATE INDEX retired_retired_at ON ${s}.retired (retired_at)`,
+      `CREATE TABLE ${s}.chunk_data (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        data bytea NOT NULL,
+        tsv tsvector
+      )`,
+      `CREATE INDEX chunk_data_tsv ON ${s}.chunk_data USING gin (tsv)`,
+      `CREATE TABLE ${s}.chunks (
+        content_id text COLLATE "C" NOT NULL,
+        seq integer NOT NULL,
+        byte_start bigint NOT NULL,
+        char_start bigint NOT NULL,
+        line_start bigint NOT NULL,
+        bytes integer NOT NULL,
+        chars integer NOT NULL,
+        newlines integer NOT NULL,
+        data_id bigint NOT NULL REFERENCES ${s}.chunk_data (id),
+        PRIMARY KEY (content_id, seq)
+      )`,
+      `CREATE INDEX chunks_byte ON ${s}.chunks (content_id, byte_start, seq)`,
+      `CREATE INDEX chunks_char ON ${s}.chunks (content_id, char_start, seq)`,
+      `CREATE INDEX chunks_line ON ${s}.chunks (content_id, line_start, seq)`,
+      `CREATE INDEX chunks_data_id ON ${s}.chunks (data_id)`,
+      // PostgreSQL text cannot hold NUL, which text entries may: NULs read as spaces. Invalid UTF-8 cannot occur
+      // in a text entry; should it anyway, the chunk reads as empty rather than breaking every search.
+      `CREATE FUNCTION ${s}.chunk_text(data bytea) RETURNS text
+        LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $fn$
+        DECLARE
+          nul constant bytea := decode('00', 'hex');
+          rest bytea := data;
+          cleaned bytea := decode('', 'hex');
+          at integer := position(nul IN data);
+        BEGIN
+          WHILE at > 0 LOOP
+            cleaned := cleaned || substring(rest FROM 1 FOR at - 1) || decode('20', 'hex');
+            rest := substring(rest FROM at + 1);
+            at := position(nul IN rest);
+          END LOOP;
+          RETURN convert_from(cleaned || rest, 'UTF8');
+        EXCEPTION WHEN character_not_in_repertoire OR untranslatable_character THEN
+          RETURN '';
+        END
+        $fn$`,
+      // A tsvector holds at most 1 MB: a chunk too varied for that (only with a very large chunk size) is
+      // indexed by its first 64K characters instead of failing the search.
+      `CREATE FUNCTION ${s}.chunk_tsvector(data bytea) RETURNS tsvector
+        LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $fn$
+        DECLARE
+          words text := ${splitJoinedWords(`${s}.chunk_text(data)`)};
+        BEGIN
+          RETURN to_tsvector('simple', words);
+        EXCEPTION WHEN program_limit_exceeded THEN
+          RETURN to_tsvector('simple', left(words, 65536));
+        END
+        $fn$`,
+    ],
+  },
+];
+
+/** The schema version this code writes. */
+export const SCHEMA_VERSION = MIGRATIONS.reduce(
+  (latest, migration) => Math.max(latest, migration.version),
+  0,
+);
+
+/**
+ * Brings `schema` up to {@link SCHEMA_VERSION}, idempotently. Under a transaction-scoped advisory lock keyed by the
+ * schema name, so processes that start at the same moment apply each migration exactly once.
+ */
+export async function migrate(
+  pool: PostgresPool,
+  schema: string,
+  quoted: string,
+  target: PostgresTarget,
+): Promise<void> {
+  if ((await currentVersion(pool, schema, quoted, target)) === SCHEMA_VERSION) return;
+  await withTransaction(pool, async (client) => {
+    await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
+      `agent-scratchpad:${schema}`,
+    ]);
+    // Checked first: CREATE SCHEMA IF NOT EXISTS needs the CREATE privilege even when the schema exists.
+    const exists = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema]);
+    if (exists.rowCount === 0) await client.query(`CREATE SCHEMA ${quoted}`);
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS ${quoted}.schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
+    );
+    const found = await client.query(
+      `SELECT coalesce(max(version), 0) AS version FROM ${quoted}.schema_migrations`,
+    );
+    const version = Number(found.rows[0]?.version ?? 0);
+    if (version > SCHEMA_VERSION) throw tooNew(version, target, schema);
+    for (const migration of MIGRATIONS) {
+      if (migration.version <= version) continue;
+      for (const statement of migration.statements(quoted)) await client.query(statement);
+      await client.query(`INSERT INTO ${quoted}.schema_migrations (version) VALUES ($1)`, [
+        migration.version,
+      ]);
+    }
+  });
+}
+
+async function currentVersion(
+  pool: PostgresPool,
+  schema: string,
+  quoted: string,
+  target: PostgresTarget,
+): Promise<number | undefined> {
+  const table = await pool.query('SELECT to_regclass($1) IS NOT NULL AS ready', [
+    `${quoted}.schema_migrations`,
+  ]);
+  if (table.rows[0]?.ready !== true) return undefined;
+  const found = await pool.query(
+    `SELECT coalesce(max(version), 0) AS version FROM ${quoted}.schema_migrations`,
+  );
+  const version = Number(found.rows[0]?.version ?? 0);
+  if (version > SCHEMA_VERSION) throw tooNew(version, target, schema);
+  return version;
+}
+
+function tooNew(version: number, target: PostgresTarget, schema: string): ScratchpadError {
+  return new ScratchpadError(
+    'STORE_UNAVAILABLE',
+    `The Scratchpad tables in ${formatTarget(target)}, schema ${schema}, are at version ${version}; this version of agent-scratchpad knows up to ${SCHEMA_VERSION}.`,
+    {
+      hint: 'Upgrade agent-scratchpad, or use another schema or database.',
+      details: { version, supported: SCHEMA_VERSION },
+    },
+  );
+}

@@ -1,0 +1,186 @@
+import type { DriverSearchHit, DriverSearchRequest } from '../driver.js';
+import { ASYNC_COMMIT } from './postgres-content.js';
+import type { PostgresQueryable } from './postgres-pool.js';
+import { entryColumns, toEntryRecord } from './postgres-rows.js';
+import { sqlString, WORD_JOINERS } from './postgres-schema.js';
+
+/** Chunks indexed per statement, so a first search over a big session holds few row locks at a time. */
+const INDEX_BATCH = 8;
+
+/** Statements indexing at once: parsing text is CPU-bound, and the server has cores to spare for it. */
+const INDEX_WORKERS = 4;
+
+/** Word joiners and the snippet markers, as spaces in the text `ts_headline` reads. */
+const HEADLINE_BREAKS = `${WORD_JOINERS}[]`;
+const HEADLINE_BREAK_PATTERN = new RegExp(`[${HEADLINE_BREAKS.replace(/[\\\][^-]/g, '\\$&')}]`, 'g');
+
+/** Characters around the first hit that `ts_headline` picks its snippet from. */
+const SNIPPET_WINDOW = 360;
+
+/**
+ * Words of a query as the scan search sees them: runs of letters, digits and `_`, lowercased, deduplicated,
+ * at most 32. Everything else is dropped, so no model text can make a query fail to parse.
+ */
+export function searchTerms(query: string): string[] {
+  const terms = query.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [];
+  return [...new Set(terms)].slice(0, 32);
+}
+
+/**
+ * Ranked full-text search over the text entries of one session: any query word matches (OR), each chunk
+ * scores `ts_rank_cd` over its tsvector, an entry scores the sum over its chunks plus a name match (weight B),
+ * and the snippet is `ts_headline` around the first hit in the entry's best chunk, terms marked `[…]`.
+ * Chunks get their tsvector here, the first time a search needs it, not when written.
+ */
+export async function searchSession(
+  db: PostgresQueryable,
+  s: string,
+  request: DriverSearchRequest,
+): Promise<DriverSearchHit[]> {
+  const terms = searchTerms(request.query);
+  if (terms.length === 0 || request.limit <= 0) return [];
+  await indexSession(db, s, request.session);
+  const ranked = await db.query(rankSql(s), [request.session, terms, request.limit]);
+  const hits = ranked.rows.map((row) => ({
+    record: toEntryRecord(row),
+    score: Number(row.score),
+    bestSeq: row.best_seq === null ? undefined : Number(row.best_seq),
+  }));
+  const withChunk = hits.filter((hit) => hit.bestSeq !== undefined);
+  const snippets = new Map<string, string>();
+  if (withChunk.length > 0) {
+    const found = await db.query(snippetSql(s), [
+      terms,
+      withChunk.map((hit) => hit.record.contentId),
+      withChunk.map((hit) => hit.bestSeq),
+    ]);
+    for (const row of found.rows) {
+      snippets.set(
+        String(row.content_id),
+        restoreHeadline(String(row.piece), String(row.headline)).replace(/\s+/g, ' ').trim(),
+      );
+    }
+  }
+  return hits.map((hit) => ({
+    record: hit.record,
+    score: hit.score,
+    snippet: snippets.get(hit.record.contentId) || hit.record.name,
+  }));
+}
+
+/**
+ * Computes the missing tsvectors of the session's text chunks, on {@link INDEX_WORKERS} connections. Chunks
+ * that another worker or another search holds are skipped, not waited for; the ranking query computes any
+ * still missing on the fly.
+ */
+async function indexSession(db: PostgresQueryable, s: string, session: string): Promise<void> {
+  const worker = async (): Promise<void> => {
+    for (;;) {
+      const result = await db.query(
+        `WITH pending AS (
+           SELECT d.id FROM ${s}.entries e
+           JOIN ${s}.chunks c ON c.content_id = e.content_id AND c.seq < e.chunk_count
+           JOIN ${s}.chunk_data d ON d.id = c.data_id
+           WHERE e.session = $1 AND e.kind = 'text' AND d.tsv IS NULL
+           LIMIT $2
+           FOR UPDATE OF d SKIP LOCKED
+         )
+         UPDATE ${s}.chunk_data d SET tsv = ${s}.chunk_tsvector(d.data)
+         FROM pending CROSS JOIN (SELECT ${ASYNC_COMMIT}) relaxed WHERE d.id = pending.id`,
+        [session, INDEX_BATCH],
+      );
+      if ((result.rowCount ?? 0) < INDEX_BATCH) return;
+    }
+  };
+  await Promise.all(Array.from({ length: INDEX_WORKERS }, worker));
+}
+
+/** The terms in parameter `terms` as one OR query; NULL when no term has a lexeme, which matches nothing. */
+function querySql(terms: string): string {
+  return `SELECT string_agg(part::text, ' | ')::tsquery AS q
+    FROM (SELECT plainto_tsquery('simple', term) AS part FROM unnest(${terms}::text[]) AS term) parts
+    WHERE numnode(part) > 0`;
+}
+
+function rankSql(s: string): string {
+  // Two branches so the planner can use the GIN index for indexed chunks.
+  return `WITH query AS (${querySql('$2')}),
+    candidates AS (SELECT content_id, chunk_count, name FROM ${s}.entries WHERE session = $1 AND kind = 'text'),
+    chunk_hits AS (
+      SELECT c.content_id, c.seq, ts_rank_cd(d.tsv, query.q) AS rank
+      FROM candidates e
+      JOIN ${s}.chunks c ON c.content_id = e.content_id AND c.seq < e.chunk_count
+      JOIN ${s}.chunk_data d ON d.id = c.data_id
+      CROSS JOIN query
+      WHERE d.tsv @@ query.q
+      UNION ALL
+      SELECT c.content_id, c.seq, ts_rank_cd(v.tsv, query.q) AS rank
+      FROM candidates e
+      JOIN ${s}.chunks c ON c.content_id = e.content_id AND c.seq < e.chunk_count
+      JOIN ${s}.chunk_data d ON d.id = c.data_id AND d.tsv IS NULL
+      CROSS JOIN query
+      CROSS JOIN LATERAL (SELECT ${s}.chunk_tsvector(d.data) AS tsv OFFSET 0) v
+      WHERE v.tsv @@ query.q
+    ),
+    content_scores AS (
+      SELECT content_id, sum(rank) AS rank, (array_agg(seq ORDER BY rank DESC, seq))[1] AS best_seq
+      FROM chunk_hits GROUP BY content_id
+    ),
+    name_scores AS (
+      SELECT e.content_id, ts_rank_cd(setweight(v.tsv, 'B'), query.q) AS rank
+      FROM candidates e
+      CROSS JOIN query
+      CROSS JOIN LATERAL (SELECT to_tsvector('simple', translate(e.name, '._-', '   ')) AS tsv) v
+      WHERE v.tsv @@ query.q
+    )
+    SELECT ${entryColumns('e')}, coalesce(cs.rank, 0) + coalesce(ns.rank, 0) AS score, cs.best_seq
+    FROM ${s}.entries e
+    LEFT JOIN content_scores cs ON cs.content_id = e.content_id
+    LEFT JOIN name_scores ns ON ns.content_id = e.content_id
+    WHERE e.session = $1 AND e.kind = 'text' AND (cs.content_id IS NOT NULL OR ns.content_id IS NOT NULL)
+    ORDER BY score DESC, e.name
+    LIMIT $3`;
+}
+
+/**
+ * `ts_headline` runs on the window with word joiners as spaces (so `scheduler/worker` is two words, as indexed)
+ * and without `[`/`]`, so those in its result are the markers; this puts the window's own characters back
+ * under the headline. Falls back to the headline as is should it not line up.
+ */
+export function restoreHeadline(piece: string, headline: string): string {
+  const spaced = piece.replace(HEADLINE_BREAK_PATTERN, ' ');
+  const at = spaced.indexOf(headline.replace(/[[\]]/g, ''));
+  if (at === -1) return headline;
+  let restored = '';
+  let index = at;
+  for (const character of headline) {
+    if (character === '[' || character === ']') {
+      restored += character;
+    } else {
+      restored += piece.slice(index, index + character.length);
+      index += character.length;
+    }
+  }
+  return restored;
+}
+
+function snippetSql(s: string): string {
+  // The window starts a little before the first occurrence of any term, so ts_headline parses a few hundred
+  // characters instead of the whole chunk.
+  return `WITH query AS (${querySql('$1')})
+    SELECT t.content_id, w.piece,
+      ts_headline('simple', translate(w.piece, ${sqlString(HEADLINE_BREAKS)}, ${sqlString(' '.repeat(HEADLINE_BREAKS.length))}),
+        query.q, 'StartSel=[, StopSel=], MaxWords=30, MinWords=12') AS headline
+    FROM unnest($2::text[], $3::int[]) AS t(content_id, seq)
+    JOIN ${s}.chunks c ON c.content_id = t.content_id AND c.seq = t.seq
+    JOIN ${s}.chunk_data d ON d.id = c.data_id
+    CROSS JOIN query
+    CROSS JOIN LATERAL (SELECT ${s}.chunk_text(d.data) AS body OFFSET 0) x
+    CROSS JOIN LATERAL (SELECT lower(x.body) AS lowered OFFSET 0) y
+    CROSS JOIN LATERAL (
+      SELECT min(nullif(strpos(y.lowered, term), 0)) AS at FROM unnest($1::text[]) AS term
+    ) found
+    CROSS JOIN LATERAL (
+      SELECT substr(x.body, greatest(1, coalesce(found.at, 1) - ${SNIPPET_WINDOW / 3}), ${SNIPPET_WINDOW}) AS piece
+    ) w`;
+}
