@@ -26,13 +26,24 @@ export class Chunker {
 
   /** Adds a piece of content; returns the chunks it completed. */
   push(piece: Uint8Array): Chunk[] {
+    return [...this.add(piece)];
+  }
+
+  /**
+   * Adds a piece of content (at once) and returns the chunks it completed, cut one at a time as the caller takes
+   * them: a writer that stores each chunk before taking the next overlaps its I/O with cutting, and holds one
+   * chunk at a time whatever the piece's size. Take them all before the next `add` or `flush`.
+   */
+  add(piece: Uint8Array): Iterable<Chunk> {
     if (piece.byteLength === 0) return [];
     this.#pending.push(asBuffer(piece));
     this.#pendingBytes += piece.byteLength;
-    const out: Chunk[] = [];
+    return this.#complete();
+  }
+
+  *#complete(): Generator<Chunk> {
     // Keep one chunk's worth plus a little in pending so the UTF-8 cut can look ahead.
-    while (this.#pendingBytes >= this.#chunkSize + 4) out.push(this.#cut(false));
-    return out;
+    while (this.#pendingBytes >= this.#chunkSize + 4) yield this.#cut(false);
   }
 
   /** Emits what is left as the final chunk(s). */
@@ -82,8 +93,9 @@ export class Chunker {
       bytes: data.byteLength,
       chars,
       newlines,
-      // Copy out of a possibly large shared buffer so the chunk does not pin it.
-      data: rest.byteLength > 0 || joined.byteLength !== data.byteLength ? Buffer.from(data) : data,
+      // A view, not a copy: drivers write chunk bytes out (the memory driver copies what it keeps), so copying
+      // every chunk only cost time and garbage. The view may pin the piece it came from while the chunk lives.
+      data,
     };
     this.#seq++;
     this.#bytes += chunk.bytes;

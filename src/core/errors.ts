@@ -27,6 +27,7 @@ export type ScratchpadErrorCode =
   | 'STORE_CORRUPT'
   | 'PROVIDER_UNREACHABLE'
   | 'PROVIDER_ERROR'
+  | 'UPSTREAM_UNAVAILABLE'
   | 'EXECUTOR_INVALID'
   | 'CONFIG_INVALID';
 
@@ -54,6 +55,7 @@ const CATEGORY: Record<ScratchpadErrorCode, ErrorCategory> = {
   STORE_CORRUPT: 'system',
   PROVIDER_UNREACHABLE: 'third-party',
   PROVIDER_ERROR: 'third-party',
+  UPSTREAM_UNAVAILABLE: 'third-party',
   EXECUTOR_INVALID: 'system',
   CONFIG_INVALID: 'user',
 };

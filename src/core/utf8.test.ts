@@ -48,6 +48,29 @@ describe('utf8 word-at-a-time scans', () => {
     );
   });
 
+  it('countCodePoints is exact on long inputs, across the steps where it folds its byte lanes', () => {
+    const long = fc.tuple(
+      fc.oneof(
+        fc
+          .string({ unit: 'binary', minLength: 900, maxLength: 6000 })
+          .map((text) => new TextEncoder().encode(text)),
+        fc.uint8Array({ minLength: 3000, maxLength: 9000 }),
+        fc.constant(new Uint8Array(8192).fill(0x80)),
+      ),
+      fc.nat(7),
+    );
+    fc.assert(
+      fc.property(long, ([bytes, shift]) => {
+        const backing = new Uint8Array(bytes.byteLength + shift);
+        backing.set(bytes, shift);
+        const view = backing.subarray(shift);
+        expect(countCodePoints(view)).toBe(naiveCount(view, 0, view.byteLength));
+        expect(countCodePoints(view, 5, view.byteLength - 3)).toBe(naiveCount(view, 5, view.byteLength - 3));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it('byteOffsetOfChar matches the byte-by-byte definition, including past the end', () => {
     fc.assert(
       fc.property(views, fc.nat(), (bytes, a) => {

@@ -4,6 +4,14 @@ import { ScratchpadError } from '../core/errors.js';
 import { byteOffsetAfterNewline, byteOffsetOfChar, countCodePoints, countNewlines } from '../core/utf8.js';
 import type { StoreDriver } from '../stores/driver.js';
 
+/** A position already converted in a chunk: its local byte offset and the characters (or newlines) before it. */
+interface Anchor {
+  byte: number;
+  count: number;
+}
+
+const MAX_ANCHORS = 8;
+
 /**
  * Reads the chunks of one entry version for one operation, caching what it has read, and converts positions
  * between the byte, character and line axes using only the chunks that hold them.
@@ -12,6 +20,10 @@ export class ChunkCursor {
   readonly record: EntryRecord;
   readonly #driver: StoreDriver;
   readonly #cache = new Map<number, Chunk>();
+  // Conversions start from the nearest position already converted in the chunk instead of its start, so the
+  // second end of a slice (and its description) costs O(slice), not O(chunk).
+  readonly #charAnchors = new Map<number, Anchor[]>();
+  readonly #lineAnchors = new Map<number, Anchor[]>();
 
   constructor(driver: StoreDriver, record: EntryRecord) {
     this.#driver = driver;
@@ -70,7 +82,11 @@ export class ChunkCursor {
 
   /** Drops cached chunks `[seqStart, seqEnd)` (long scans keep memory flat). */
   forget(seqStart: number, seqEnd: number): void {
-    for (let seq = seqStart; seq < seqEnd; seq++) this.#cache.delete(seq);
+    for (let seq = seqStart; seq < seqEnd; seq++) {
+      this.#cache.delete(seq);
+      this.#charAnchors.delete(seq);
+      this.#lineAnchors.delete(seq);
+    }
   }
 
   async chunk(seq: number): Promise<Chunk> {
@@ -81,9 +97,12 @@ export class ChunkCursor {
   async byteOfChar(char: number): Promise<number> {
     if (char >= this.record.chars) return this.record.bytes;
     const chunk = await this.chunk(await this.locate('char', char));
-    return (
-      chunk.byteStart + byteOffsetOfChar(chunk.data, char - chunk.charStart, chunk.bytes === chunk.chars)
-    );
+    const local = char - chunk.charStart;
+    if (chunk.bytes === chunk.chars) return chunk.byteStart + local;
+    const from = nearestAnchor(this.#charAnchors, chunk.seq, (anchor) => anchor.count <= local);
+    const byte = from.byte + byteOffsetOfChar(chunk.data.subarray(from.byte), local - from.count);
+    rememberAnchor(this.#charAnchors, chunk.seq, { byte, count: local });
+    return chunk.byteStart + byte;
   }
 
   /** Global byte offset where 1-based `line` starts (`line` ≤ total lines). */
@@ -118,11 +137,16 @@ export class ChunkCursor {
     }
     const chunk = await this.chunk(await this.locate('byte', byte));
     const local = byte - chunk.byteStart;
-    const ascii = chunk.bytes === chunk.chars;
-    return {
-      char: chunk.charStart + (ascii ? local : countCodePoints(chunk.data, 0, local)),
-      line: chunk.lineStart + countNewlines(chunk.data, 0, local) + 1,
-    };
+    let chars = local;
+    if (chunk.bytes !== chunk.chars) {
+      const from = nearestAnchor(this.#charAnchors, chunk.seq, (anchor) => anchor.byte <= local);
+      chars = from.count + countCodePoints(chunk.data, from.byte, local);
+      rememberAnchor(this.#charAnchors, chunk.seq, { byte: local, count: chars });
+    }
+    const from = nearestAnchor(this.#lineAnchors, chunk.seq, (anchor) => anchor.byte <= local);
+    const newlines = from.count + countNewlines(chunk.data, from.byte, local);
+    rememberAnchor(this.#lineAnchors, chunk.seq, { byte: local, count: newlines });
+    return { char: chunk.charStart + chars, line: chunk.lineStart + newlines + 1 };
   }
 
   /** The bytes `[start, end)` as one buffer. */
@@ -150,4 +174,24 @@ export class ChunkCursor {
       }
     }
   }
+}
+
+/** The anchor of chunk `seq` closest below a target (the chunk's start when none qualifies). */
+function nearestAnchor(
+  anchors: Map<number, Anchor[]>,
+  seq: number,
+  qualifies: (anchor: Anchor) => boolean,
+): Anchor {
+  let best: Anchor = { byte: 0, count: 0 };
+  for (const anchor of anchors.get(seq) ?? []) {
+    if (qualifies(anchor) && anchor.byte > best.byte) best = anchor;
+  }
+  return best;
+}
+
+function rememberAnchor(anchors: Map<number, Anchor[]>, seq: number, anchor: Anchor): void {
+  const list = anchors.get(seq);
+  if (!list) anchors.set(seq, [anchor]);
+  else if (list.length < MAX_ANCHORS) list.push(anchor);
+  else list[list.length - 1] = anchor;
 }

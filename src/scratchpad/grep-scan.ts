@@ -1,6 +1,6 @@
 import { ScratchpadError } from '../core/errors.js';
 import { formatCount } from '../core/format.js';
-import { type CompiledPattern, compilePattern, findMatch } from '../core/regex.js';
+import { type CompiledPattern, compilePattern, findMatch, findMatchingLine } from '../core/regex.js';
 import { countCodePoints, countNewlines, decodeUtf8, isAsciiBytes } from '../core/utf8.js';
 import type { ChunkCursor } from './chunk-cursor.js';
 
@@ -113,7 +113,11 @@ export async function scanLines(
     let position = 0;
     let lineAtPosition = firstLine;
     while (position < regionEnd) {
-      const at = findMatch(pattern, buffer, position, regionEnd);
+      // Past maxMatches only which lines match matters, not where on the line.
+      const at =
+        matches.length < max
+          ? findMatch(pattern, buffer, position, regionEnd)
+          : findMatchingLine(pattern, buffer, position, regionEnd);
       if (at === -1) break;
       const lineStart = at === 0 ? 0 : buffer.lastIndexOf(10, at - 1) + 1;
       const newline = buffer.indexOf(10, at);

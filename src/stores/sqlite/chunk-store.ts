@@ -1,0 +1,273 @@
+import type { Chunk, ChunkAxis, ChunkInfo } from '../../core/chunk.js';
+import { asBuffer } from '../../core/utf8.js';
+import { endOf } from '../driver-helpers.js';
+import { BlobDirectory } from './blob-directory.js';
+import {
+  type ChunkRow,
+  chunksFromRows,
+  missingChunk,
+  type StoredChunkRow,
+  toChunkInfo,
+} from './chunk-rows.js';
+import type { SqliteDatabase, SqliteStatement } from './sqlite-database.js';
+
+const CHUNK_COLUMNS = 'seq, byte_start, char_start, line_start, bytes, chars, newlines';
+
+/** A chunk whose bytes were written to a side file: its index and where the bytes are. */
+export interface ExternalChunk extends ChunkInfo {
+  file: number;
+  fileOffset: number;
+}
+
+/** A side file registered for a staging area. */
+export interface BlobFile {
+  id: number;
+  name: string;
+}
+
+/**
+ * The `contents`, `chunks`, `chunk_data` and `blob_files` tables: staging areas, chunk index rows, inline chunk
+ * bytes and the side files holding the bytes of large contents. Every statement is prepared once. Methods run
+ * synchronously; callers wrap writes in transactions, and delete the side files {@link takeGarbageFiles} names
+ * only after the transaction committed.
+ */
+export class ChunkStore {
+  readonly #blobs: BlobDirectory | undefined;
+  /** Set when a deletion may have left a side file without owner or chunk. */
+  #maybeGarbage = false;
+  readonly #insertExternalChunk: SqliteStatement;
+  readonly #createFile: SqliteStatement;
+  readonly #ownsFile: SqliteStatement;
+  readonly #garbageFiles: SqliteStatement;
+  readonly #fileNames: SqliteStatement;
+  readonly #chunkPointsAt: SqliteStatement;
+  readonly #insertContent: SqliteStatement;
+  readonly #stagingArea: SqliteStatement;
+  readonly #markCommitted: SqliteStatement;
+  readonly #deleteContent: SqliteStatement;
+  readonly #abortStaging: SqliteStatement;
+  readonly #retireContent: SqliteStatement;
+  readonly #purgeRetired: SqliteStatement;
+  readonly #contentExists: SqliteStatement;
+  readonly #sweepStaging: SqliteStatement;
+  readonly #insertChunk: SqliteStatement;
+  readonly #insertChunkData: SqliteStatement;
+  readonly #countChunks: SqliteStatement;
+  readonly #chunkInfo: SqliteStatement;
+  readonly #deleteChunksFrom: SqliteStatement;
+  readonly #rekeyChunks: SqliteStatement;
+  readonly #readChunks: SqliteStatement;
+  readonly #locate: Record<ChunkAxis, SqliteStatement>;
+
+  constructor(database: SqliteDatabase, blobs: BlobDirectory | undefined) {
+    this.#blobs = blobs;
+    this.#insertContent = database.prepare('INSERT INTO contents (session, created_at) VALUES (?, ?)');
+    this.#stagingArea = database.prepare('SELECT id FROM contents WHERE id = ? AND committed = 0');
+    this.#markCommitted = database.prepare('UPDATE contents SET committed = 1 WHERE id = ?');
+    this.#deleteContent = database.prepare('DELETE FROM contents WHERE id = ?');
+    this.#abortStaging = database.prepare('DELETE FROM contents WHERE id = ? AND committed = 0');
+    this.#sweepStaging = database.prepare('DELETE FROM contents WHERE committed = 0 AND created_at <= ?');
+    this.#retireContent = database.prepare(
+      'UPDATE contents SET retired_at = ? WHERE id = ? AND retired_at IS NULL',
+    );
+    this.#purgeRetired = database.prepare(
+      'DELETE FROM contents WHERE retired_at IS NOT NULL AND retired_at <= ?',
+    );
+    this.#contentExists = database.prepare('SELECT 1 FROM contents WHERE id = ?');
+    this.#insertChunk = database.prepare(
+      `INSERT INTO chunks (content, ${CHUNK_COLUMNS}) VALUES (@content, @seq, @byteStart, @charStart, @lineStart, @bytes, @chars, @newlines)`,
+    );
+    this.#insertChunkData = database.prepare('INSERT INTO chunk_data (id, data) VALUES (?, ?)');
+    this.#countChunks = database.prepare('SELECT count(*) AS count FROM chunks WHERE content = ?');
+    this.#chunkInfo = database.prepare(`SELECT ${CHUNK_COLUMNS} FROM chunks WHERE content = ? AND seq = ?`);
+    this.#deleteChunksFrom = database.prepare('DELETE FROM chunks WHERE content = ? AND seq >= ?');
+    this.#rekeyChunks = database.prepare(
+      `UPDATE chunks SET content = @target, seq = seq + @seq, byte_start = byte_start + @byteStart,
+         char_start = char_start + @charStart, line_start = line_start + @lineStart
+       WHERE content = @staging`,
+    );
+    this.#readChunks = database.prepare(
+      `SELECT chunks.id AS id, ${CHUNK_COLUMNS.replace(/(\w+)/g, 'chunks.$1')}, chunk_data.data AS data,
+         chunks.file AS file, chunks.file_offset AS file_offset, blob_files.name AS file_name
+       FROM chunks LEFT JOIN chunk_data ON chunk_data.id = chunks.id LEFT JOIN blob_files ON blob_files.id = chunks.file
+       WHERE chunks.content = ? AND chunks.seq >= ? AND chunks.seq < ? ORDER BY chunks.seq`,
+    );
+    this.#insertExternalChunk = database.prepare(
+      `INSERT INTO chunks (content, ${CHUNK_COLUMNS}, file, file_offset)
+       VALUES (@content, @seq, @byteStart, @charStart, @lineStart, @bytes, @chars, @newlines, @file, @fileOffset)`,
+    );
+    this.#createFile = database.prepare(
+      'INSERT INTO blob_files (name, owner, created_at) VALUES (?, ?, ?) RETURNING id',
+    );
+    this.#ownsFile = database.prepare('SELECT 1 FROM blob_files WHERE owner = ? LIMIT 1');
+    this.#garbageFiles = database.prepare(
+      `DELETE FROM blob_files
+       WHERE NOT EXISTS (SELECT 1 FROM contents WHERE contents.id = blob_files.owner)
+         AND NOT EXISTS (SELECT 1 FROM chunks WHERE chunks.file = blob_files.id)
+       RETURNING name`,
+    );
+    this.#fileNames = database.prepare('SELECT name FROM blob_files');
+    this.#chunkPointsAt = database.prepare('SELECT 1 FROM chunks WHERE id = ? AND file = ?');
+    // The last chunk whose start is <= the position: one descending seek on the axis index.
+    const locate = (column: string): SqliteStatement =>
+      database.prepare(
+        `SELECT seq FROM chunks WHERE content = ? AND ${column} <= ? ORDER BY ${column} DESC, seq DESC LIMIT 1`,
+      );
+    this.#locate = { byte: locate('byte_start'), char: locate('char_start'), line: locate('line_start') };
+  }
+
+  /** Creates a staging area; returns its content key. */
+  createStaging(session: string, now: number): number {
+    return Number(this.#insertContent.run(session, now).lastInsertRowid);
+  }
+
+  /** True when `content` is a staging area that was never committed. */
+  isStaging(content: number): boolean {
+    return this.#stagingArea.get(content) !== undefined;
+  }
+
+  /** Appends a chunk (index row and bytes) to `content`, its bytes inline. */
+  insertChunk(content: number, chunk: Chunk): void {
+    const id = this.#insertChunk.run({
+      content,
+      seq: chunk.seq,
+      byteStart: chunk.byteStart,
+      charStart: chunk.charStart,
+      lineStart: chunk.lineStart,
+      bytes: chunk.bytes,
+      chars: chunk.chars,
+      newlines: chunk.newlines,
+    }).lastInsertRowid;
+    this.#insertChunkData.run(id, asBuffer(chunk.data));
+  }
+
+  /** Adds index rows of chunks whose bytes are in side files to `content`. */
+  insertExternalChunks(content: number, chunks: readonly ExternalChunk[]): void {
+    for (const chunk of chunks) {
+      this.#insertExternalChunk.run({
+        content,
+        seq: chunk.seq,
+        byteStart: chunk.byteStart,
+        charStart: chunk.charStart,
+        lineStart: chunk.lineStart,
+        bytes: chunk.bytes,
+        chars: chunk.chars,
+        newlines: chunk.newlines,
+        file: chunk.file,
+        fileOffset: chunk.fileOffset,
+      });
+    }
+  }
+
+  /**
+   * Registers a new side file owned by staging area `owner` (the file is created after this commits, so a file
+   * on disk without a row is always garbage). Returns `undefined` when the staging area no longer exists.
+   */
+  createFile(owner: number, now: number): BlobFile | undefined {
+    if (!this.isStaging(owner)) return undefined;
+    const name = BlobDirectory.fileName(owner);
+    const row = this.#createFile.get(name, owner, now) as { id: number };
+    return { id: row.id, name };
+  }
+
+  /** True when staging area `content` registered a side file. */
+  ownsFile(content: number): boolean {
+    return this.#ownsFile.get(content) !== undefined;
+  }
+
+  /**
+   * Forgets the side files no content owns and no chunk points at any more, and returns their names: delete them
+   * once the transaction committed (a crash before that leaves files without rows, which the sweep removes).
+   */
+  takeGarbageFiles(): string[] {
+    if (!this.#maybeGarbage) return [];
+    this.#maybeGarbage = false;
+    return (this.#garbageFiles.all() as Array<{ name: string }>).map((row) => row.name);
+  }
+
+  #noteDeleted(changes: number): number {
+    if (changes > 0) this.#maybeGarbage = true;
+    return changes;
+  }
+
+  /** Names of every registered side file. */
+  fileNames(): Set<string> {
+    return new Set((this.#fileNames.all() as Array<{ name: string }>).map((row) => row.name));
+  }
+
+  /** Marks a staging area as an entry's content. */
+  markCommitted(content: number): void {
+    this.#markCommitted.run(content);
+  }
+
+  /** Deletes a content with its chunks and their bytes. */
+  deleteContent(content: number): void {
+    if (this.#deleteContent.run(content).changes > 0) this.#maybeGarbage = true;
+  }
+
+  /**
+   * Marks a replaced or deleted entry's content as retired: it is no longer any entry's content, but a reader
+   * that resolved the entry before the change can still read it until {@link purgeRetired} removes it.
+   */
+  retireContent(content: number, now: number): void {
+    this.#retireContent.run(now, content);
+  }
+
+  /** Deletes contents retired at or before `cutoff`, with their chunks and bytes; returns how many. */
+  purgeRetired(cutoff: number): number {
+    return this.#noteDeleted(this.#purgeRetired.run(cutoff).changes);
+  }
+
+  /** True while `content` exists (staging, live or retired but not purged). */
+  contentExists(content: number): boolean {
+    return this.#contentExists.get(content) !== undefined;
+  }
+
+  /** Deletes a staging area (never a committed content). */
+  abortStaging(content: number): void {
+    this.#noteDeleted(this.#abortStaging.run(content).changes);
+  }
+
+  /** Deletes staging areas created at or before `cutoff`; returns how many. */
+  sweepStaging(cutoff: number): number {
+    return this.#noteDeleted(this.#sweepStaging.run(cutoff).changes);
+  }
+
+  /** How many chunks `content` has. */
+  countChunks(content: number): number {
+    return (this.#countChunks.get(content) as { count: number }).count;
+  }
+
+  /**
+   * Moves the chunks of staging area `staging` to the end of `target`'s first `keep` chunks, rebasing their
+   * offsets (see `rebaseChunks`). Chunks of `target` from `keep` on are deleted first. Only index rows change.
+   * Returns how many chunks moved.
+   */
+  appendStaged(target: number, keep: number, staging: number): number {
+    this.#noteDeleted(this.#deleteChunksFrom.run(target, keep).changes);
+    const last = keep > 0 ? (this.#chunkInfo.get(target, keep - 1) as ChunkRow | undefined) : undefined;
+    if (keep > 0 && !last) throw missingChunk(target, keep - 1);
+    const base = endOf(last ? [toChunkInfo(last)] : []);
+    return this.#rekeyChunks.run({ target, staging, ...base }).changes;
+  }
+
+  /**
+   * Chunks `[seqStart, seqEnd)` of `content`, in order, with their bytes wherever they are stored (see
+   * `chunksFromRows`). Throws `ContentChangedError` when a side file vanished with the rows pointing at it.
+   */
+  readChunks(content: number, seqStart: number, seqEnd: number): Chunk[] {
+    const rows = this.#readChunks.all(content, seqStart, seqEnd) as StoredChunkRow[];
+    return chunksFromRows(
+      content,
+      rows,
+      this.#blobs,
+      (id, file) => this.#chunkPointsAt.get(id, file) !== undefined,
+    );
+  }
+
+  /** Seq of the last chunk of `content` whose start on `axis` is `<= position`, or 0. */
+  locate(content: number, axis: ChunkAxis, position: number): number {
+    const row = this.#locate[axis].get(content, position) as { seq: number } | undefined;
+    return row?.seq ?? 0;
+  }
+}

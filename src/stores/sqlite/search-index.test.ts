@@ -1,0 +1,135 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createScratchpad, type Scratchpad } from '../../scratchpad/scratchpad.js';
+import { createSqliteDriver, type SqliteDriver } from './index.js';
+
+const root = mkdtempSync(join(tmpdir(), 'scratchpad-sqlite-search-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+let counter = 0;
+
+describe('SQLite full-text search', () => {
+  let database: Database.Database;
+  let driver: SqliteDriver;
+  let pad: Scratchpad;
+  const count = (sql: string): number => (database.prepare(sql).get() as { count: number }).count;
+  const indexedChunks = (): number => count('SELECT count(*) AS count FROM chunks WHERE indexed = 1');
+  const indexRows = (): number => count('SELECT count(*) AS count FROM search_index_docsize');
+  // Checks the index against its content (the chunks, through the search_source view).
+  const assertIndexConsistent = (): void => {
+    expect(() =>
+      database.exec("INSERT INTO search_index (search_index, rank) VALUES ('integrity-check', 1)"),
+    ).not.toThrow();
+  };
+
+  beforeEach(() => {
+    const directory = join(root, `case-${++counter}`);
+    mkdirSync(directory);
+    database = new Database(join(directory, 'store.db'));
+    driver = createSqliteDriver({ database });
+    pad = createScratchpad({ driver, chunkSize: 64 });
+  });
+  afterEach(async () => {
+    await driver.close();
+    database.close();
+  });
+
+  it('writes index nothing; the first search indexes its session only', async () => {
+    await pad.write('s1', 'runbook', 'restart the database, then check the replication lag. '.repeat(20));
+    await pad.write('s2', 'other', 'database in another session');
+    expect(indexedChunks()).toBe(0);
+    expect(indexRows()).toBe(0);
+    const hits = await pad.search('s1', 'replication');
+    expect(hits.map((hit) => hit.entry.name)).toEqual(['runbook']);
+    expect(hits[0]?.snippet).toContain('[replication]');
+    const sessionOneChunks = count(
+      "SELECT count(*) AS count FROM chunks JOIN entries ON entries.content = chunks.content WHERE session = 's1'",
+    );
+    expect(indexedChunks()).toBe(sessionOneChunks);
+    expect(indexRows()).toBe(sessionOneChunks);
+    assertIndexConsistent();
+  });
+
+  it('one hit per entry (its best chunk), ranked, and names are searchable', async () => {
+    await pad.write(
+      's1',
+      'long-log',
+      `${'nothing to see here. '.repeat(50)}timeout timeout timeout in the payment service`,
+    );
+    await pad.write('s1', 'short', 'a timeout once');
+    await pad.write('s1', 'payment-notes', 'refund flow and card checks');
+    const hits = await pad.search('s1', 'timeout');
+    expect(hits.map((hit) => hit.entry.name).sort()).toEqual(['long-log', 'short']);
+    expect(new Set(hits.map((hit) => hit.entry.name)).size).toBe(hits.length);
+    expect(hits[0]?.score).toBeGreaterThan(0);
+    expect(hits[0]?.score).toBeGreaterThanOrEqual(hits[1]?.score ?? 0);
+    const byName = await pad.search('s1', 'payment');
+    expect(byName.map((hit) => hit.entry.name)).toContain('payment-notes');
+    expect(byName.find((hit) => hit.entry.name === 'payment-notes')?.snippet).toContain('[payment]');
+  });
+
+  it('replacing, appending and deleting keep the index exact', async () => {
+    await pad.write('s1', 'doc', 'alpha bravo charlie '.repeat(10));
+    expect((await pad.search('s1', 'bravo')).length).toBe(1);
+    await pad.write('s1', 'doc', 'delta echo foxtrot '.repeat(10));
+    expect(await pad.search('s1', 'bravo')).toEqual([]);
+    expect((await pad.search('s1', 'echo')).map((hit) => hit.entry.version)).toEqual([2]);
+    assertIndexConsistent();
+
+    await pad.write('s1', 'doc', ' golf hotel', { mode: 'append' });
+    expect((await pad.search('s1', 'hotel')).map((hit) => hit.entry.name)).toEqual(['doc']);
+    expect((await pad.search('s1', 'foxtrot')).length).toBe(1);
+    assertIndexConsistent();
+    const liveChunks = count(
+      'SELECT count(*) AS count FROM chunks JOIN entries ON entries.content = chunks.content',
+    );
+    expect(indexRows()).toBe(liveChunks);
+
+    await pad.delete('s1', 'doc');
+    expect(await pad.search('s1', 'hotel')).toEqual([]);
+    expect(indexRows()).toBe(0);
+    assertIndexConsistent();
+  });
+
+  it('deleting a session removes its index rows', async () => {
+    await pad.write('s1', 'a', 'kilo lima mike');
+    await pad.write('s2', 'b', 'kilo november');
+    await pad.search('s1', 'kilo');
+    await pad.search('s2', 'kilo');
+    await pad.deleteSession('s1');
+    expect(await pad.search('s1', 'kilo')).toEqual([]);
+    expect((await pad.search('s2', 'kilo')).map((hit) => hit.entry.name)).toEqual(['b']);
+    assertIndexConsistent();
+  });
+
+  it('binary entries are never indexed', async () => {
+    await pad.write('s1', 'blob', Uint8Array.from([0xff, 0xfe, 0x00, 0x41, 0x42]));
+    await pad.write('s1', 'text', 'searchable words');
+    await pad.search('s1', 'searchable');
+    const binaryIndexed = count(
+      "SELECT count(*) AS count FROM chunks JOIN entries ON entries.content = chunks.content WHERE kind = 'binary' AND indexed = 1",
+    );
+    expect(binaryIndexed).toBe(0);
+  });
+
+  it('queries with FTS syntax or no words never fail', async () => {
+    await pad.write('s1', 'doc', 'title: "quoted" text with NEAR and AND');
+    for (const query of [
+      '"unbalanced',
+      'title:quoted',
+      'NEAR(a b)',
+      'a AND',
+      '*',
+      '(((',
+      '-x',
+      '^start',
+      'x OR OR y',
+    ]) {
+      await expect(pad.search('s1', query)).resolves.toBeInstanceOf(Array);
+    }
+    expect((await pad.search('s1', 'title: "quoted')).map((hit) => hit.entry.name)).toEqual(['doc']);
+    expect(await pad.search('s1', '!!! ???')).toEqual([]);
+  });
+});

@@ -1,0 +1,109 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { ScratchpadError } from '../../core/errors.js';
+import { sqliteCode, toStoreError } from './sqlite-errors.js';
+
+/** What running a statement reports (as better-sqlite3 does). */
+export interface SqliteRunResult {
+  changes: number;
+  lastInsertRowid: number | bigint;
+}
+
+/** The part of a better-sqlite3 `Statement` the driver uses. */
+export interface SqliteStatement {
+  run(...parameters: unknown[]): SqliteRunResult;
+  get(...parameters: unknown[]): unknown;
+  all(...parameters: unknown[]): unknown[];
+}
+
+/**
+ * The part of a better-sqlite3 `Database` the driver uses. Pass your own connection (any object of this shape,
+ * e.g. one opened with custom options or a custom build) instead of a path; the driver never pins a version.
+ */
+export interface SqliteDatabase {
+  /** The file name, used in error messages. */
+  readonly name?: string;
+  prepare(source: string): SqliteStatement;
+  exec(source: string): unknown;
+  /**
+   * Registers a SQL function implemented in JavaScript (better-sqlite3's `function`). The driver registers one
+   * that reads chunk text from side files for the full-text index.
+   */
+  function(
+    name: string,
+    options: { deterministic?: boolean; varargs?: boolean },
+    implementation: (...parameters: unknown[]) => unknown,
+  ): unknown;
+  close(): unknown;
+}
+
+/**
+ * Page size for new files. Chunks are 256 KiB blobs stored on overflow pages; 16 KiB pages make a chunk 17 pages
+ * instead of 65, which measured about 1.5x faster to write and 2x faster to read than the 4 KiB default, at the
+ * cost of larger pages for small rows. Existing files keep their page size.
+ */
+const PAGE_SIZE = 16 * 1024;
+
+/** Opens (creating it and its parent directories if needed) the database file at `path`. */
+export function openDatabaseFile(path: string): SqliteDatabase {
+  if (path !== ':memory:' && path !== '') {
+    try {
+      mkdirSync(dirname(path), { recursive: true });
+    } catch (error) {
+      throw new ScratchpadError(
+        'STORE_UNAVAILABLE',
+        `Cannot create the directory of the store ${path}: ${(error as Error).message}.`,
+        {
+          hint: 'Check that this user can create and enter every directory of the path, and that no regular file is in the way.',
+          details: { path },
+          cause: error,
+        },
+      );
+    }
+  }
+  try {
+    return new Database(path);
+  } catch (error) {
+    throw toStoreError(error, path);
+  }
+}
+
+/**
+ * Sets the connection's pragmas.
+ *
+ * - `journal_mode = WAL`: readers never block the writer and the writer never blocks readers, across processes.
+ * - `synchronous = NORMAL`: the durability choice. In WAL mode a commit is atomic and survives a crash of the
+ *   process at any point; only an OS crash or power loss can roll back the last commits (never corrupt the
+ *   file), because the WAL is synced at checkpoints rather than at every commit. A scratchpad holds working data
+ *   that can be regenerated, so we trade that window for writes that do not wait for the disk; `FULL` would
+ *   fsync every commit.
+ * - `busy_timeout`: how long a writer waits for another process's write lock before `STORE_UNAVAILABLE`.
+ * - `foreign_keys = ON`: deleting a content row removes its chunks and their bytes.
+ * - `journal_size_limit`: the WAL file shrinks back after a big write is checkpointed.
+ */
+export function configureDatabase(database: SqliteDatabase, busyTimeoutMs: number): void {
+  database.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
+  database.exec(`PRAGMA page_size = ${PAGE_SIZE}`);
+  // Switching a new file to WAL needs an exclusive lock, and SQLite reports a competing process (several opening
+  // a new store at once) as SQLITE_BUSY at once, without the busy handler: wait for it ourselves.
+  retryWhileBusy(() => database.exec('PRAGMA journal_mode = WAL'), busyTimeoutMs);
+  database.exec('PRAGMA synchronous = NORMAL');
+  database.exec('PRAGMA foreign_keys = ON');
+  database.exec(`PRAGMA journal_size_limit = ${64 * 1024 * 1024}`);
+}
+
+/** Runs `step`, retrying it every few milliseconds while it fails with SQLITE_BUSY, for up to `timeoutMs`. */
+function retryWhileBusy(step: () => unknown, timeoutMs: number): void {
+  const deadline = Date.now() + timeoutMs;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    try {
+      step();
+      return;
+    } catch (error) {
+      if (!sqliteCode(error)?.startsWith('SQLITE_BUSY') || Date.now() >= deadline) throw error;
+      Atomics.wait(pause, 0, 0, 5);
+    }
+  }
+}

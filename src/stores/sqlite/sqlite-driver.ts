@@ -1,0 +1,398 @@
+import type { Chunk, ChunkAxis } from '../../core/chunk.js';
+import type { EntryRecord, SessionInfo } from '../../core/entry.js';
+import { ScratchpadError } from '../../core/errors.js';
+import type {
+  CommitRequest,
+  CommitResult,
+  ContentSink,
+  DriverSearchHit,
+  DriverSearchRequest,
+  ListQuery,
+  StoreDriver,
+  StoreTotals,
+} from '../driver.js';
+import { BlobDirectory } from './blob-directory.js';
+import { ContentChangedError } from './chunk-rows.js';
+import { ChunkStore, type ExternalChunk } from './chunk-store.js';
+import { registerChunkTextFunction } from './chunk-text-function.js';
+import { commitChange } from './commit-change.js';
+import { contentKey } from './entry-row.js';
+import { EntryTable } from './entry-table.js';
+import { toFtsQuery } from './fts-query.js';
+import { migrateSchema } from './schema.js';
+import { SearchIndex } from './search-index.js';
+import { configureDatabase, openDatabaseFile, type SqliteDatabase } from './sqlite-database.js';
+import { toStoreError } from './sqlite-errors.js';
+import { type StagingHost, StagingWriter } from './staging-writer.js';
+import { ImmediateTransaction } from './transaction.js';
+
+/** Options for {@link createSqliteDriver}: a `path` to open, or a `database` you opened. */
+export interface SqliteDriverConfig {
+  /** The database file; created with its parent directories if missing. `:memory:` for a private in-memory store. */
+  path?: string;
+  /**
+   * An open better-sqlite3 connection (or anything of the {@link SqliteDatabase} shape) dedicated to the
+   * scratchpad. The driver sets its pragmas and creates its tables; `close()` leaves it open (it is yours).
+   */
+  database?: SqliteDatabase;
+  /** How long to wait for another process's write lock before failing with `STORE_UNAVAILABLE` (default 5000). */
+  busyTimeoutMs?: number;
+  /**
+   * Bytes of a write stored inside the database before the rest goes to a side file in `<path>.blobs/`
+   * (default 1 MiB, see {@link DEFAULT_INLINE_BYTES}). `Infinity` keeps everything in the database file; `0`
+   * puts every chunk in side files. Only with `path` (not `:memory:`): a store opened with `database` or in memory
+   * keeps everything inline.
+   */
+  inlineBytes?: number;
+  /** Clock in epoch milliseconds (tests inject one). */
+  now?: () => number;
+}
+
+const DEFAULT_BUSY_TIMEOUT_MS = 5000;
+
+/**
+ * Default {@link SqliteDriverConfig.inlineBytes}: entries up to 1 MiB live in the database file alone; bigger ones
+ * keep their first MiB there and the rest in a side file. SQLite documents that blobs above about 100 KB read
+ * and write faster as separate files; in the database, each byte is also written twice (WAL, then checkpoint).
+ */
+export const DEFAULT_INLINE_BYTES = 1024 * 1024;
+
+/**
+ * How long a replaced or deleted entry's content stays readable for readers that resolved the entry before the
+ * change (a stream or grep in flight in another process). Past it the content is purged by the next commit.
+ */
+export const RETIRED_CONTENT_RETENTION_MS = 10 * 60 * 1000;
+
+/**
+ * The default store: one SQLite file in WAL mode, safe to share between processes. Content is kept as 256 KiB
+ * chunks with an index row per chunk (offsets on the byte, character and line axes), so a slice costs one index
+ * seek per end plus the chunks it covers, whatever the entry's size. Commits are `BEGIN IMMEDIATE` transactions
+ * with compare-and-set on the entry's version. Search is FTS5 with BM25, indexed lazily.
+ *
+ * Small contents (the first {@link SqliteDriverConfig.inlineBytes}, 1 MiB by default) are stored inside the
+ * database file. The rest of a larger content goes to a side file in `<path>.blobs/`, written with positional
+ * writes and fsynced before the commit that makes it visible; the database keeps the chunk index and where each
+ * chunk's bytes are. Side files are deleted once no content points at them (after the retention of replaced
+ * content, {@link RETIRED_CONTENT_RETENTION_MS}); a crash leaves at worst orphan files, which `gc()` removes.
+ * A store in memory, or opened with a `database` you pass, keeps everything inside the database. See
+ * `src/stores/sqlite/README.md` for the layout.
+ */
+export class SqliteDriver implements StoreDriver {
+  readonly backend = 'sqlite';
+  /** The file (or `:memory:`) this driver stores in. */
+  readonly path: string;
+  readonly #database: SqliteDatabase;
+  readonly #ownsDatabase: boolean;
+  readonly #busyTimeoutMs: number;
+  readonly #now: () => number;
+  readonly #transaction: ImmediateTransaction;
+  readonly #entries: EntryTable;
+  readonly #chunks: ChunkStore;
+  readonly #search: SearchIndex;
+  /** The side-file directory; `undefined` in memory (no chunk can be external there). */
+  readonly #blobs: BlobDirectory | undefined;
+  readonly #staging: StagingHost;
+  /** Open staging areas of this driver, by content key: their unflushed rows are committed from here. */
+  readonly #writers = new Map<number, StagingWriter>();
+  #closed = false;
+
+  constructor(config: SqliteDriverConfig) {
+    if ((config.path === undefined) === (config.database === undefined)) {
+      throw new ScratchpadError(
+        'INVALID_ARGUMENT',
+        'Give the SQLite driver either a path or a database, not both or neither.',
+        {
+          hint: "createSqliteDriver({ path: '/path/to/scratchpad.db' }) or createSqliteDriver({ database: new Database(...) }).",
+        },
+      );
+    }
+    if (config.inlineBytes !== undefined && !(config.inlineBytes >= 0)) {
+      throw new ScratchpadError(
+        'INVALID_ARGUMENT',
+        `inlineBytes must be a number >= 0, not ${config.inlineBytes}.`,
+        {
+          hint: 'Use a byte count such as 1048576, Infinity to keep everything in the database, or 0 for side files only.',
+        },
+      );
+    }
+    this.#busyTimeoutMs = config.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
+    this.#now = config.now ?? Date.now;
+    this.path = config.path ?? config.database?.name ?? ':memory:';
+    this.#ownsDatabase = config.database === undefined;
+    this.#database = config.database ?? openDatabaseFile(this.path);
+    try {
+      this.#blobs = blobDirectoryOf(this.path);
+      configureDatabase(this.#database, this.#busyTimeoutMs);
+      migrateSchema(this.#database, this.path);
+      registerChunkTextFunction(this.#database, this.#blobs);
+      this.#transaction = new ImmediateTransaction(this.#database);
+      this.#entries = new EntryTable(this.#database);
+      this.#chunks = new ChunkStore(this.#database, this.#blobs);
+      this.#search = new SearchIndex(this.#database, this.#transaction);
+    } catch (error) {
+      if (this.#ownsDatabase) this.#database.close();
+      throw toStoreError(error, this.path, this.#busyTimeoutMs);
+    }
+    const inlineBytes =
+      this.#ownsDatabase && this.#blobs ? (config.inlineBytes ?? DEFAULT_INLINE_BYTES) : Infinity;
+    this.#staging = this.#stagingHost(inlineBytes);
+  }
+
+  async doStage(session: string): Promise<ContentSink> {
+    const content = this.#run(() => this.#chunks.createStaging(session, this.#now()));
+    const writer = new StagingWriter(content, this.#staging);
+    this.#writers.set(content, writer);
+    return writer;
+  }
+
+  async doCommit(request: CommitRequest): Promise<CommitResult> {
+    const staging = request.mode === 'metadata' ? undefined : contentKey(request.stagingId);
+    const writer = staging === undefined ? undefined : this.#writers.get(staging);
+    let rows: ExternalChunk[] = [];
+    if (writer) {
+      this.#assertOpen();
+      try {
+        rows = await writer.finish();
+      } catch (error) {
+        throw toStoreError(error, this.path, this.#busyTimeoutMs);
+      }
+    }
+    const tables = { entries: this.#entries, chunks: this.#chunks, search: this.#search };
+    const result = this.#change(() => {
+      if (staging !== undefined && this.#chunks.isStaging(staging)) {
+        if (rows.length > 0) this.#chunks.insertExternalChunks(staging, rows);
+        else if (!writer && this.#chunks.ownsFile(staging)) {
+          throw new Error(
+            `Staging area ${staging} was staged by another driver: commit it with the driver that staged it.`,
+          );
+        }
+      }
+      const now = this.#now();
+      const result = commitChange(tables, request, now);
+      if (result.ok) this.#chunks.purgeRetired(now - RETIRED_CONTENT_RETENTION_MS);
+      return result;
+    });
+    // The transaction committed, so the rows are in (even when the version check failed: they stay with the
+    // staging area until the caller aborts it).
+    writer?.rowsInserted();
+    if (result.ok && staging !== undefined) this.#writers.delete(staging);
+    return result;
+  }
+
+  async doGetEntry(session: string, name: string): Promise<EntryRecord | undefined> {
+    return this.#run(() => this.#entries.get(session, name));
+  }
+
+  async doGetEntryById(id: string): Promise<EntryRecord | undefined> {
+    return this.#run(() => this.#entries.getById(id));
+  }
+
+  async doListEntries(query: ListQuery): Promise<EntryRecord[]> {
+    return this.#run(() => this.#entries.list(query));
+  }
+
+  async doLocateChunk(record: EntryRecord, axis: ChunkAxis, position: number): Promise<number> {
+    if (record.chunkCount === 0) return 0;
+    // Starts never decrease with seq, so clamping the unbounded answer equals searching only [0, chunkCount).
+    const seq = this.#run(() => this.#chunks.locate(contentKey(record.contentId), axis, position));
+    return Math.min(seq, record.chunkCount - 1);
+  }
+
+  async doReadChunks(record: EntryRecord, seqStart: number, seqEnd: number): Promise<Chunk[]> {
+    const start = Math.max(0, seqStart);
+    const end = Math.min(seqEnd, record.chunkCount);
+    if (end <= start) return [];
+    return this.#run(() => {
+      const content = contentKey(record.contentId);
+      let chunks: Chunk[];
+      try {
+        chunks = this.#chunks.readChunks(content, start, end);
+      } catch (error) {
+        if (error instanceof ContentChangedError) throw changedWhileReading(record);
+        throw error;
+      }
+      if (chunks.length < end - start && !this.#chunks.contentExists(content)) {
+        throw changedWhileReading(record);
+      }
+      return chunks;
+    });
+  }
+
+  async doDeleteEntry(record: EntryRecord): Promise<boolean> {
+    return this.#change(() => {
+      const current = this.#entries.get(record.session, record.name);
+      if (!current || current.version !== record.version || current.id !== record.id) return false;
+      const content = contentKey(current.contentId);
+      const now = this.#now();
+      this.#search.unindexContent(content);
+      this.#entries.delete(current.session, current.name);
+      this.#chunks.retireContent(content, now);
+      this.#chunks.purgeRetired(now - RETIRED_CONTENT_RETENTION_MS);
+      return true;
+    });
+  }
+
+  async doListSessions(): Promise<SessionInfo[]> {
+    return this.#run(() => this.#entries.listSessions());
+  }
+
+  async doDeleteSession(session: string): Promise<{ entries: number; bytes: number } | undefined> {
+    return this.#change(() => {
+      if (!this.#entries.sessionExists(session)) return undefined;
+      const totals = this.#entries.sessionTotals(session);
+      const contents = this.#entries.sessionContents(session);
+      const now = this.#now();
+      this.#search.unindexSession(session);
+      this.#entries.deleteSession(session);
+      for (const content of contents) this.#chunks.retireContent(content, now);
+      this.#chunks.purgeRetired(now - RETIRED_CONTENT_RETENTION_MS);
+      return totals;
+    });
+  }
+
+  async doStats(): Promise<StoreTotals> {
+    return this.#run(() => this.#entries.totals());
+  }
+
+  async doSearch(request: DriverSearchRequest): Promise<DriverSearchHit[]> {
+    const query = toFtsQuery(request.query);
+    if (query === undefined || request.limit <= 0) return [];
+    return this.#run(() => {
+      this.#search.indexSession(request.session);
+      return this.#search.rank(request.session, query, request.limit).map((ranked) => ({
+        record: ranked.record,
+        score: -ranked.rank,
+        snippet: this.#search.snippet(query, ranked.chunk) || ranked.record.name,
+      }));
+    });
+  }
+
+  /**
+   * Purges retired contents past their retention, deletes staging areas older than `olderThanMs`, then deletes
+   * the side files nothing points at, including orphans a crash left behind (files without a row: a file is only
+   * created after its row committed, so one listed here without a row after the listing is garbage).
+   */
+  async doSweepStaging(olderThanMs: number): Promise<number> {
+    const listed = this.#run(() => this.#blobs?.list() ?? []);
+    const swept = this.#change(() => {
+      const now = this.#now();
+      this.#chunks.purgeRetired(now - RETIRED_CONTENT_RETENTION_MS);
+      return this.#chunks.sweepStaging(now - olderThanMs);
+    });
+    if (this.#blobs && listed.length > 0) {
+      const known = this.#run(() => this.#chunks.fileNames());
+      this.#blobs.remove(listed.filter((name) => !known.has(name)));
+    }
+    return swept;
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    // Staging areas left open stay in the database for the sweep; only their file handles are released.
+    await Promise.all([...this.#writers.values()].map((writer) => writer.release()));
+    this.#writers.clear();
+    if (this.#ownsDatabase) this.#database.close();
+  }
+
+  /**
+   * Runs `body` in a write transaction; once it committed, deletes the side files it left without owner or
+   * chunk. A failure to delete one is not the caller's: the file is an orphan the next sweep removes.
+   */
+  #change<T>(body: () => T): T {
+    let garbage: string[] = [];
+    const result = this.#run(() =>
+      this.#transaction.run(() => {
+        const value = body();
+        garbage = this.#chunks.takeGarbageFiles();
+        return value;
+      }),
+    );
+    if (garbage.length > 0) this.#blobs?.remove(garbage);
+    return result;
+  }
+
+  /** The database steps of staging areas, each one transaction. */
+  #stagingHost(inlineBytes: number): StagingHost {
+    const gone = (content: number, cause?: unknown): Error =>
+      new Error(`Staging area ${content} no longer exists: it was aborted, or swept as abandoned by gc.`, {
+        cause,
+      });
+    return {
+      inlineBytes,
+      blobs: this.#blobs,
+      insertInline: (content, chunk) =>
+        this.#run(() => {
+          try {
+            this.#transaction.run(() => this.#chunks.insertChunk(content, chunk));
+          } catch (error) {
+            if (!this.#chunks.isStaging(content)) throw gone(content, error);
+            throw error;
+          }
+        }),
+      createFile: (content) => {
+        const file = this.#run(() =>
+          this.#transaction.run(() => this.#chunks.createFile(content, this.#now())),
+        );
+        if (!file) throw gone(content);
+        return file;
+      },
+      insertExternal: (content, chunks) =>
+        this.#run(() =>
+          this.#transaction.run(() => {
+            if (!this.#chunks.isStaging(content)) throw gone(content);
+            this.#chunks.insertExternalChunks(content, chunks);
+          }),
+        ),
+      discard: (content) => {
+        this.#writers.delete(content);
+        if (!this.#closed) this.#change(() => this.#chunks.abortStaging(content));
+      },
+    };
+  }
+
+  #assertOpen(): void {
+    if (this.#closed) {
+      throw new ScratchpadError('STORE_UNAVAILABLE', `The store ${this.path} is closed.`, {
+        hint: 'Open the store again (a closed driver cannot be reused).',
+        details: { path: this.path },
+      });
+    }
+  }
+
+  /** Runs a synchronous database step, turning SQLite failures into `ScratchpadError`s. */
+  #run<T>(step: () => T): T {
+    this.#assertOpen();
+    try {
+      return step();
+    } catch (error) {
+      throw toStoreError(error, this.path, this.#busyTimeoutMs);
+    }
+  }
+}
+
+function changedWhileReading(record: EntryRecord): ScratchpadError {
+  return new ScratchpadError(
+    'VERSION_CONFLICT',
+    `"${record.name}" changed while it was being read: version ${record.version} is no longer stored.`,
+    {
+      hint: 'Read it again to get the current version.',
+      details: { name: record.name, version: record.version, changedWhileReading: true },
+    },
+  );
+}
+
+/** The side-file directory of a database at `path`, or `undefined` for a database that is not a file. */
+function blobDirectoryOf(path: string): BlobDirectory | undefined {
+  if (path === '' || path === ':memory:' || path.startsWith('file:')) return undefined;
+  try {
+    return new BlobDirectory(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Opens (or creates) a SQLite store. */
+export function createSqliteDriver(config: SqliteDriverConfig): SqliteDriver {
+  return new SqliteDriver(config);
+}
