@@ -1,0 +1,147 @@
+import { homedir, userInfo } from 'node:os';
+import { join } from 'node:path';
+import { ScratchpadError } from '../../core/errors.js';
+import { type EnvironmentVariables, scratchpadDataDir } from '../executors/xdg-dirs.js';
+import { type GuardEnvironment, runGuard } from './guard.js';
+import { scoreAlignment } from './rules-judge.js';
+import type { VaglioAction, Verdict } from './vaglio-action.js';
+import { appendVaglioLog, loggedArgumentKeys } from './vaglio-log.js';
+
+/** Default judge threshold: actions scoring below it are denied (seed 002, ch. 8). */
+export const DEFAULT_JUDGE_THRESHOLD = 0.3;
+/** Environment variable that sets the judge threshold. */
+export const JUDGE_THRESHOLD_VARIABLE = 'SCRATCHPAD_JUDGE_THRESHOLD';
+
+/** Options for {@link createVaglio}. */
+export interface VaglioConfig {
+  /** Judge threshold in [0, 1]; default `$SCRATCHPAD_JUDGE_THRESHOLD`, else 0.30. */
+  threshold?: number;
+  /** Folder of the monthly JSONL log; default `$XDG_DATA_HOME/scratchpad/vaglio`; `false` turns logging off. */
+  logDir?: string | false;
+  now?: () => Date;
+  env?: EnvironmentVariables;
+  /** The user's home folder (default `$HOME`, else the OS's). */
+  home?: string;
+  /** The user's login name (default the OS's, else `$USER`). */
+  user?: string;
+  /** Where actions run when they say nothing else; default `process.cwd()`. */
+  cwd?: string;
+  /** Called when a log line cannot be written; the verdict stands either way. Default: a process warning. */
+  onLogError?: (error: unknown) => void;
+}
+
+/** The constitutional evaluator: nothing reaches an executor without its verdict. */
+export interface Vaglio {
+  readonly threshold: number;
+  /** Judges one action: guard first (no score when it blocks), then the rule-based judge. Logs the verdict. */
+  judge(action: VaglioAction): Verdict;
+}
+
+/**
+ * Creates the vaglio of seed 002, ch. 8: a guard that denies protected paths and (for `code:exec`) destructive
+ * commands, then a rule-based judge that denies actions scoring below the threshold. Every verdict is appended
+ * to `<logDir>/YYYY-MM.jsonl` with the argument keys only, never their values. Throws `CONFIG_INVALID` when the
+ * threshold (option or environment) is not a number in [0, 1].
+ */
+export function createVaglio(config: VaglioConfig = {}): Vaglio {
+  const env = config.env ?? process.env;
+  const threshold = resolveThreshold(config.threshold, env);
+  const logDir = config.logDir === undefined ? join(scratchpadDataDir(env), 'vaglio') : config.logDir;
+  const now = config.now ?? (() => new Date());
+  const environment: GuardEnvironment = {
+    home: config.home ?? (env.HOME || homedir()),
+    user: config.user ?? currentUser(env),
+    cwd: config.cwd ?? process.cwd(),
+  };
+  let warned = false;
+  const onLogError =
+    config.onLogError ??
+    ((error: unknown) => {
+      if (warned) return;
+      warned = true;
+      process.emitWarning(`vaglio log not written: ${(error as Error).message}`);
+    });
+
+  function decide(action: VaglioAction, ts: string): Verdict {
+    const finding = runGuard(action, environment);
+    if (finding) {
+      const what =
+        finding.kind === 'sensitive-path' ? 'mentions a protected path' : 'holds a destructive command';
+      return {
+        approved: false,
+        reason: `guard: argument "${finding.argument}" ${what} (${finding.label})`,
+        score: null,
+        blocked_by: 'guard',
+        judge_kind: 'rules',
+        ts,
+        rule: finding.rule,
+      };
+    }
+    const { score, adjustments } = scoreAlignment(action);
+    const why = adjustments.map(
+      (item) => `${item.label} (${item.delta > 0 ? '+' : ''}${item.delta.toFixed(2)})`,
+    );
+    const detail = why.length > 0 ? `: ${why.join('; ')}` : '';
+    const approved = score >= threshold;
+    const comparison = approved ? '>=' : 'below';
+    return {
+      approved,
+      reason: `judge: alignment ${score.toFixed(2)} ${comparison} threshold ${threshold.toFixed(2)}${detail}`,
+      score,
+      blocked_by: approved ? null : 'judge',
+      judge_kind: 'rules',
+      ts,
+    };
+  }
+
+  return {
+    threshold,
+    judge(action: VaglioAction): Verdict {
+      const date = now();
+      const verdict = decide(action, date.toISOString());
+      if (logDir !== false) {
+        try {
+          appendVaglioLog(logDir, date, {
+            ts: verdict.ts,
+            executor: action.executor,
+            capabilities: [...(action.capabilities ?? [])],
+            arg_keys: loggedArgumentKeys(action.args),
+            approved: verdict.approved,
+            score: verdict.score,
+            blocked_by: verdict.blocked_by,
+            judge_kind: verdict.judge_kind,
+            rule: verdict.rule ?? null,
+            reason: verdict.reason,
+          });
+        } catch (error) {
+          onLogError(error);
+        }
+      }
+      return verdict;
+    },
+  };
+}
+
+function resolveThreshold(option: number | undefined, env: EnvironmentVariables): number {
+  const raw = option ?? env[JUDGE_THRESHOLD_VARIABLE];
+  if (raw === undefined || raw === '') return DEFAULT_JUDGE_THRESHOLD;
+  const value = typeof raw === 'number' ? raw : Number(raw.trim());
+  if (!Number.isFinite(value) || value < 0 || value > 1) {
+    throw new ScratchpadError(
+      'CONFIG_INVALID',
+      `judge threshold must be a number in [0, 1], got ${JSON.stringify(raw)}`,
+      {
+        hint: `set ${JUDGE_THRESHOLD_VARIABLE} to a value such as 0.30, or unset it for the default`,
+      },
+    );
+  }
+  return value;
+}
+
+function currentUser(env: EnvironmentVariables): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return env.USER ?? env.LOGNAME ?? 'user';
+  }
+}
