@@ -8,7 +8,12 @@ export type { Chunk, ChunkAxis, ChunkInfo } from './core/chunk.js';
 export { DEFAULT_CHUNK_SIZE } from './core/chunk.js';
 export type { Entry, EntryKind, EntryRecord, SessionInfo } from './core/entry.js';
 export { toEntry } from './core/entry.js';
-export { type ErrorCategory, ScratchpadError, type ScratchpadErrorCode, type ScratchpadErrorOptions } from './core/errors.js';
+export {
+  type ErrorCategory,
+  ScratchpadError,
+  type ScratchpadErrorCode,
+  type ScratchpadErrorOptions,
+} from './core/errors.js';
 export { formatBytes, formatCount } from './core/format.js';
 export type { JsonObject, JsonValue } from './core/json.js';
 export { describeLocation, type SliceLocation } from './core/location.js';
@@ -16,7 +21,23 @@ export { assertValidName, assertValidSession, isValidName, NAME_RULE, toNameFrag
 export type { ReadSlice } from './core/slice.js';
 export type { ContentInput } from './scratchpad/content-input.js';
 export type { GrepMatch, GrepOptions } from './scratchpad/grep-scan.js';
-export { createScratchpad, newId, Scratchpad, type ScratchpadConfig, SessionScratchpad } from './scratchpad/scratchpad.js';
+export * from './scratchpad/notes/index.js';
+export * from './scratchpad/offload/index.js';
+export * from './scratchpad/previews/index.js';
+export {
+  containsReference,
+  type ResolvedReferences,
+  type ResolveReferencesOptions,
+  resolveReferences,
+} from './scratchpad/references/resolve-references.js';
+export type { StepRecord, StepValue } from './scratchpad/references/step-values.js';
+export {
+  createScratchpad,
+  newId,
+  Scratchpad,
+  type ScratchpadConfig,
+  SessionScratchpad,
+} from './scratchpad/scratchpad.js';
 export type * from './scratchpad/types.js';
 export type {
   CommitRequest,
@@ -29,3 +50,4 @@ export type {
   StoreTotals,
 } from './stores/driver.js';
 export { createMemoryDriver, MemoryDriver } from './stores/memory/index.js';
+export { configHome, dataHome, defaultDatabasePath, openStore } from './stores/open-store.js';

@@ -30,6 +30,8 @@ describe('reads racing a writer', () => {
     const pad = createScratchpad({ driver, chunkSize: 16 });
     await pad.write('s', 'doc', 'x'.repeat(100));
     driver.doReadChunks = async () => [];
-    await expect(pad.read('s', 'doc', { type: 'tail', count: 5 })).rejects.toMatchObject({ code: 'STORE_CORRUPT' });
+    await expect(pad.read('s', 'doc', { type: 'tail', count: 5 })).rejects.toMatchObject({
+      code: 'STORE_CORRUPT',
+    });
   });
 });

@@ -1,0 +1,253 @@
+// npm run bench:runtime — runtime overhead per step of the seed 002 planner with a zero-latency in-process model
+// over a catalog of 300 executors (pre-filter included), and the pre-filter alone at 300 and 3,000 executors.
+// Executors run in-process and return at once, so the figures exclude executor run time by construction.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { runTurn } from '../dist/runtime/planner/run-turn.js';
+import { createPrefilter } from '../dist/runtime/prefilter/prefilter.js';
+import { createVaglio } from '../dist/runtime/vaglio/vaglio.js';
+import { createScratchpad } from '../dist/scratchpad/scratchpad.js';
+import { createSqliteDriver } from '../dist/stores/sqlite/index.js';
+import { median, printTable, quantile, round } from './lib/measure.js';
+
+const TURNS = Number(process.env.BENCH_TURNS ?? 200);
+const STEPS = 4;
+const VERBS = [
+  'read',
+  'write',
+  'list',
+  'fetch',
+  'search',
+  'convert',
+  'resize',
+  'send',
+  'parse',
+  'count',
+  'sort',
+  'merge',
+];
+const NOUNS = [
+  'file',
+  'image',
+  'mail',
+  'calendar',
+  'note',
+  'page',
+  'invoice',
+  'photo',
+  'song',
+  'table',
+  'log',
+  'report',
+  'ticket',
+  'contact',
+  'archive',
+  'feed',
+  'metric',
+  'backup',
+  'repo',
+  'task',
+  'chart',
+  'video',
+  'map',
+  'quote',
+  'recipe',
+];
+
+/** `count` synthetic executors shaped like real manifests (name, description, affinity, capabilities, schema). */
+function catalog(count) {
+  return Array.from({ length: count }, (_, index) => {
+    const verb = VERBS[index % VERBS.length];
+    const noun = NOUNS[Math.floor(index / VERBS.length) % NOUNS.length];
+    const name = `${verb}_${noun}_${index}`;
+    const args = {
+      type: 'object',
+      properties: {
+        path: { type: 'string', description: `The ${noun} to ${verb}` },
+        limit: { type: 'integer', minimum: 1 },
+      },
+      required: ['path'],
+      additionalProperties: false,
+    };
+    return {
+      name,
+      version: '1.0.0',
+      description: `${verb[0].toUpperCase()}${verb.slice(1)} a ${noun} and return the result as text, with metadata about the ${noun}.`,
+      affinity: [verb, noun, `${noun}s`, 'local', index % 7 === 0 ? 'cloud' : 'disk'],
+      capabilities: [index % 5 === 0 ? 'net:http' : 'fs:read'],
+      args,
+      entry: ['node', './index.mjs'],
+      limits: {},
+      dir: `/virtual/${name}`,
+      keyId: 'bench',
+      codeDigest: 'sha256:bench',
+      manifest: {},
+    };
+  });
+}
+
+function queries(executors) {
+  return Array.from({ length: 64 }, (_, index) => {
+    const executor = executors[(index * 37) % executors.length];
+    const [verb, noun] = executor.name.split('_');
+    return `please ${verb} the ${noun} called report-${index}.txt and tell me what is in it`;
+  });
+}
+
+async function stepOverhead(executors, directory, turnCount = TURNS) {
+  const scratchpad = createScratchpad({
+    driver: createSqliteDriver({ path: join(directory, 'runtime.db') }),
+  });
+  const vaglio = createVaglio({ logDir: join(directory, 'vaglio'), env: {} });
+  const prefilter = createPrefilter(executors);
+  const setup = [];
+  const steps = [];
+  const turns = [];
+  const questions = queries(executors);
+  const execute = async () => ({
+    outcome: { ok: true, content: 'done: 12 lines', metadata: { bytes: 14 } },
+    exitCode: 0,
+    exitSignal: null,
+    timedOut: false,
+    outputCapped: false,
+    aborted: false,
+    durationMs: 0,
+    stderr: '',
+  });
+  mkdirSync(directory, { recursive: true });
+  for (let turn = 0; turn < turnCount; turn++) {
+    const query = questions[turn % questions.length];
+    const marks = [];
+    // A zero-latency model that answers in place: no copying of the request, so only the runtime is measured.
+    const model = {
+      specificationVersion: 'v1',
+      provider: 'bench',
+      modelId: 'zero-latency',
+      async doGenerate(options) {
+        const step = marks.length;
+        marks.push(performance.now());
+        const usage = { inputTokens: 0, outputTokens: 0 };
+        if (step === STEPS) return { text: 'All done.', toolCalls: [], finishReason: 'stop', usage };
+        // A different candidate each step (the cap on one executor is 2).
+        const tool = options.tools[step % options.tools.length].name;
+        const call = {
+          id: `call_${step}`,
+          name: tool,
+          arguments: { path: `/data/item-${turn}-${step}.txt` },
+        };
+        return { text: '', toolCalls: [call], finishReason: 'tool-calls', usage };
+      },
+    };
+    const started = performance.now();
+    const result = await runTurn({
+      query,
+      model,
+      executors,
+      prefilter,
+      scratchpad,
+      vaglio,
+      execute,
+      turnLogDir: join(directory, 'turns'),
+      env: {},
+    });
+    const ended = performance.now();
+    if (result.finalKind !== 'answer')
+      throw new Error(`turn ended with ${result.finalKind}: ${result.finalMessage}`);
+    setup.push(marks[0] - started);
+    for (let index = 1; index < marks.length; index++) steps.push(marks[index] - marks[index - 1]);
+    turns.push(ended - started);
+  }
+  await scratchpad.close();
+  return { setup, steps, turns };
+}
+
+function prefilterTimes(size) {
+  const executors = catalog(size);
+  const built = performance.now();
+  const prefilter = createPrefilter(executors);
+  const buildMs = performance.now() - built;
+  const times = [];
+  const questions = queries(executors);
+  for (let round = 0; round < 20; round++) {
+    for (const query of questions) {
+      const started = performance.now();
+      prefilter.select(query);
+      times.push(performance.now() - started);
+    }
+  }
+  return { size, buildMs, median: median(times), p95: quantile(times, 0.95) };
+}
+
+const directory = mkdtempSync(join(tmpdir(), 'scratchpad-bench-runtime-'));
+try {
+  // One catalog, loaded once, as a long-running runtime has it; warm up the JIT on a short run, then measure.
+  const executors = catalog(300);
+  await stepOverhead(executors, join(directory, 'warm'), 20);
+  const measured = await stepOverhead(executors, directory);
+  const filters = [prefilterTimes(300), prefilterTimes(3000)];
+  console.log(
+    `\nRuntime overhead, ${TURNS} turns × ${STEPS} steps, 300 executors, SQLite store, vaglio log on (executor time excluded)`,
+  );
+  printTable(
+    ['measure', 'median ms', 'p95 ms', 'target'],
+    [
+      [
+        'per step (model → tool → observation → model)',
+        round(median(measured.steps)),
+        round(quantile(measured.steps, 0.95)),
+        'median < 1 ms',
+      ],
+      [
+        'turn setup (gc + pre-filter + first call)',
+        round(median(measured.setup)),
+        round(quantile(measured.setup, 0.95)),
+        '',
+      ],
+      [
+        'whole turn (4 steps + answer + turn log)',
+        round(median(measured.turns)),
+        round(quantile(measured.turns, 0.95)),
+        '',
+      ],
+      ...filters.map((item) => [
+        `pre-filter select, ${item.size} executors`,
+        round(item.median, 4),
+        round(item.p95, 4),
+        'sub-millisecond',
+      ]),
+    ],
+  );
+  for (const item of filters)
+    console.log(
+      `pre-filter index build, ${item.size} executors: ${round(item.buildMs)} ms (once per catalog)`,
+    );
+  const pass = median(measured.steps) < 1;
+  console.log(
+    `\nper-step median ${round(median(measured.steps))} ms: ${pass ? 'PASS' : 'FAIL'} (target < 1 ms)`,
+  );
+  const results = join(process.cwd(), 'bench', 'results');
+  mkdirSync(results, { recursive: true });
+  writeFileSync(
+    join(results, 'runtime.json'),
+    `${JSON.stringify(
+      {
+        date: new Date().toISOString(),
+        node: process.version,
+        turns: TURNS,
+        stepsPerTurn: STEPS,
+        executors: 300,
+        stepMs: { median: median(measured.steps), p95: quantile(measured.steps, 0.95) },
+        setupMs: { median: median(measured.setup), p95: quantile(measured.setup, 0.95) },
+        turnMs: { median: median(measured.turns), p95: quantile(measured.turns, 0.95) },
+        prefilter: filters,
+        pass,
+      },
+      null,
+      2,
+    )}\n`,
+  );
+} finally {
+  rmSync(directory, { recursive: true, force: true });
+}

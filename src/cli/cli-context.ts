@@ -1,0 +1,92 @@
+import type { Command } from 'commander';
+import { ScratchpadError } from '../core/errors.js';
+import { assertValidSession } from '../core/names.js';
+import { createScratchpad, type Scratchpad } from '../scratchpad/scratchpad.js';
+import { defaultDatabasePath, openStore } from '../stores/open-store.js';
+
+/** The global options every command shares. */
+export interface GlobalOptions {
+  db?: string;
+  store?: string;
+  session: string;
+  json: boolean;
+}
+
+/** What a command needs: the parsed globals, an output sink and a lazily opened scratchpad. */
+export interface CliContext {
+  options: GlobalOptions;
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  stdin: NodeJS.ReadableStream;
+  env: NodeJS.ProcessEnv;
+  /** Opens the store named by `--store`/`--db`/env (once). */
+  scratchpad(): Promise<Scratchpad>;
+  /** The store URL in use, for messages. */
+  storeUrl(): string;
+  /** Writes a line (or JSON when `--json`). */
+  print(human: string, json?: unknown): void;
+  /** Marks the run as failed (exit 1) after a command printed its own report. */
+  fail(): void;
+  readonly exitCode: number;
+  close(): Promise<void>;
+}
+
+/** Builds the context from the root command's options. */
+export function createCliContext(
+  program: Command,
+  io: {
+    stdout: NodeJS.WritableStream;
+    stderr: NodeJS.WritableStream;
+    stdin: NodeJS.ReadableStream;
+    env: NodeJS.ProcessEnv;
+  },
+): CliContext {
+  let opened: Promise<Scratchpad> | undefined;
+  let exitCode = 0;
+  const options = (): GlobalOptions => {
+    const raw = program.opts<{ db?: string; store?: string; session?: string; json?: boolean }>();
+    return {
+      ...(raw.db ? { db: raw.db } : {}),
+      ...(raw.store ? { store: raw.store } : {}),
+      session: assertValidSession(raw.session ?? 'default'),
+      json: raw.json ?? false,
+    };
+  };
+  const storeUrl = (): string => {
+    const { store, db } = options();
+    if (store && db) {
+      throw new ScratchpadError('INVALID_ARGUMENT', 'Give --store or --db, not both.', {
+        hint: '--db PATH is the same as --store sqlite:PATH.',
+      });
+    }
+    return store ?? `sqlite:${db ?? defaultDatabasePath(io.env)}`;
+  };
+  const context: CliContext = {
+    get options() {
+      return options();
+    },
+    ...io,
+    scratchpad() {
+      opened ??= openStore(storeUrl()).then((driver) => createScratchpad({ driver }));
+      return opened;
+    },
+    storeUrl,
+    print(human, json) {
+      io.stdout.write(
+        options().json
+          ? `${JSON.stringify(json === undefined ? { message: human } : json, null, 2)}\n`
+          : `${human}\n`,
+      );
+    },
+    fail() {
+      exitCode = 1;
+    },
+    get exitCode() {
+      return exitCode;
+    },
+    async close() {
+      if (opened) await (await opened).close();
+    },
+  };
+  return context;
+}

@@ -1,0 +1,106 @@
+import type { Command } from 'commander';
+import type { Entry } from '../../core/entry.js';
+import { formatBytes, formatCount } from '../../core/format.js';
+import type { CliContext } from '../cli-context.js';
+import { nonNegativeInteger } from '../parse-number.js';
+
+/** `edit`, `list`, `delete`, `search`: the per-entry commands besides write/read. */
+export function registerEntryCommands(program: Command, context: CliContext): void {
+  program
+    .command('edit')
+    .description('replace text in an entry (exactly one occurrence unless --all)')
+    .argument('<name>', 'entry name')
+    .requiredOption('--old <text>', 'exact text to find')
+    .requiredOption('--new <text>', 'replacement text')
+    .option('--all', 'replace every occurrence')
+    .option('--if-version <n>', 'only edit if the entry is at this version', nonNegativeInteger)
+    .action(async (name: string, flags: { old: string; new: string; all?: boolean; ifVersion?: number }) => {
+      const scratchpad = await context.scratchpad();
+      const result = await scratchpad.edit(context.options.session, name, {
+        oldText: flags.old,
+        newText: flags.new,
+        ...(flags.all ? { replaceAll: true } : {}),
+        ...(flags.ifVersion === undefined ? {} : { ifVersion: flags.ifVersion }),
+      });
+      context.print(
+        `replaced ${result.replacements} occurrence${result.replacements === 1 ? '' : 's'} in ${name} (line${result.lines.length === 1 ? '' : 's'} ${result.lines.join(', ')}); version ${result.entry.version}`,
+        result,
+      );
+    });
+
+  program
+    .command('list')
+    .description("list the session's entries")
+    .option('--turn <turn>', 'only entries of this turn')
+    .option('--prefix <prefix>', 'only names starting with this')
+    .action(async (flags: { turn?: string; prefix?: string }) => {
+      const scratchpad = await context.scratchpad();
+      const entries = await scratchpad.list(context.options.session, {
+        ...(flags.turn === undefined ? {} : { turn: flags.turn }),
+        ...(flags.prefix === undefined ? {} : { prefix: flags.prefix }),
+      });
+      context.print(
+        entries.length === 0
+          ? `(no entries in session ${context.options.session})`
+          : table(entries.map(entryRow), ['NAME', 'KIND', 'SIZE', 'LINES', 'UPDATED', 'EXPIRES']),
+        entries,
+      );
+    });
+
+  program
+    .command('delete')
+    .description('delete an entry')
+    .argument('<name>', 'entry name')
+    .option('--if-version <n>', 'only delete if the entry is at this version', nonNegativeInteger)
+    .action(async (name: string, flags: { ifVersion?: number }) => {
+      const scratchpad = await context.scratchpad();
+      const entry = await scratchpad.delete(
+        context.options.session,
+        name,
+        flags.ifVersion === undefined ? {} : { ifVersion: flags.ifVersion },
+      );
+      context.print(`deleted ${entry.name} (${formatBytes(entry.bytes)})`, entry);
+    });
+
+  program
+    .command('search')
+    .description("ranked full-text search over the session's entries")
+    .argument('<query>', 'words to look for')
+    .option('--limit <n>', 'most results (default 10)', nonNegativeInteger)
+    .action(async (query: string, flags: { limit?: number }) => {
+      const scratchpad = await context.scratchpad();
+      const hits = await scratchpad.search(context.options.session, query, {
+        limit: Math.max(1, flags.limit ?? 10),
+      });
+      context.print(
+        hits.length === 0
+          ? `no entry mentions ${JSON.stringify(query)}`
+          : hits.map((hit) => `${hit.entry.name}\t${hit.snippet}`).join('\n'),
+        hits,
+      );
+    });
+}
+
+function entryRow(entry: Entry): string[] {
+  return [
+    entry.name,
+    entry.pinned ? `${entry.kind}*` : entry.kind,
+    formatBytes(entry.bytes),
+    entry.kind === 'text' ? formatCount(entry.lines) : '-',
+    new Date(entry.updatedAt).toISOString().replace(/\.\d+Z$/, 'Z'),
+    entry.expiresAt === null ? '-' : new Date(entry.expiresAt).toISOString().replace(/\.\d+Z$/, 'Z'),
+  ];
+}
+
+/** Left-aligned columns separated by two spaces. */
+export function table(rows: string[][], header: string[]): string {
+  const all = [header, ...rows];
+  const widths = header.map((_, column) => Math.max(...all.map((row) => (row[column] ?? '').length)));
+  return all
+    .map((row) =>
+      row
+        .map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column] ?? 0)))
+        .join('  '),
+    )
+    .join('\n');
+}

@@ -1,0 +1,73 @@
+import { type Command, Option } from 'commander';
+import type { CliContext } from '../cli-context.js';
+
+/** `scratchpad run "QUERY" [--provider P] [--model M]`: one agent turn (seed 002). */
+export function registerRunCommand(program: Command, context: CliContext): void {
+  program
+    .command('run')
+    .description(
+      'run one agent turn: the model plans with signed executors, large results go to the scratchpad',
+    )
+    .argument('<query>', 'what you want done')
+    .addOption(
+      new Option('--provider <provider>', 'model provider (default: the config file, else ollama)').choices([
+        'ollama',
+        'openai',
+        'anthropic',
+      ]),
+    )
+    .option('--model <model>', 'model name (default: the config file, else qwen3:8b on ollama)')
+    .addOption(
+      new Option('--tier <tier>', 'model tier from the config file')
+        .choices(['fast', 'middle', 'wise'])
+        .default('fast'),
+    )
+    .option('--config <path>', 'config file (default $XDG_CONFIG_HOME/scratchpad/config.toml)')
+    .option('--executors <dir...>', 'more signed executor folders to load')
+    .addOption(
+      new Option('--style <style>', 'scratchpad style: default, or metnos (seed 000)')
+        .choices(['default', 'metnos'])
+        .default('default'),
+    )
+    .option('--think', 'let the model think (Ollama `think`)')
+    .action(
+      async (
+        query: string,
+        flags: {
+          provider?: string;
+          model?: string;
+          tier: 'fast' | 'middle' | 'wise';
+          config?: string;
+          executors?: string[];
+          style: 'default' | 'metnos';
+          think?: boolean;
+        },
+      ) => {
+        const { runQuery } = await import('../../runtime/planner/run-query.js');
+        const scratchpad = await context.scratchpad();
+        const result = await runQuery({
+          query,
+          tier: flags.tier,
+          scratchpad,
+          session: context.options.session,
+          scratchpadStyle: flags.style,
+          env: context.env,
+          ...(flags.provider ? { provider: flags.provider } : {}),
+          ...(flags.model ? { model: flags.model } : {}),
+          ...(flags.config ? { configPath: flags.config } : {}),
+          ...(flags.executors ? { executorDirs: flags.executors } : {}),
+          ...(flags.think ? { think: true } : {}),
+        });
+        if (context.options.json) {
+          context.print('', { ...result.record, log_file: result.logFile ?? null });
+        } else {
+          context.stdout.write(`${result.finalMessage}\n`);
+          if (result.finalKind !== 'answer')
+            context.stderr.write(
+              `scratchpad run: the turn ended with ${result.finalKind} (turn ${result.turnId})\n`,
+            );
+        }
+        if (result.finalKind !== 'answer') context.fail();
+      },
+    );
+}

@@ -1,0 +1,38 @@
+import { InvalidArgumentError } from 'commander';
+
+/** Commander parser for a non-negative integer flag (a malformed value is a usage error, exit 2). */
+export function nonNegativeInteger(value: string): number {
+  if (!/^\d+$/.test(value))
+    throw new InvalidArgumentError(`expected a non-negative integer, got ${JSON.stringify(value)}`);
+  const number = Number(value);
+  if (!Number.isSafeInteger(number)) throw new InvalidArgumentError(`${value} is too large`);
+  return number;
+}
+
+/** Commander parser for a positive number of seconds. */
+export function positiveSeconds(value: string): number {
+  const number = Number(value);
+  if (!Number.isFinite(number) || number <= 0)
+    throw new InvalidArgumentError(`expected a positive number of seconds, got ${JSON.stringify(value)}`);
+  return number;
+}
+
+/** Parses `START:END` (both non-negative integers; END optional). */
+export function characterRange(value: string): { start: number; end?: number } {
+  const match = /^(\d+):(\d*)$/.exec(value);
+  if (!match) throw new InvalidArgumentError(`expected START:END, got ${JSON.stringify(value)}`);
+  return match[2] === '' ? { start: Number(match[1]) } : { start: Number(match[1]), end: Number(match[2]) };
+}
+
+/** Parses `A:B` line ranges (1-based, inclusive, negative from the end; `A:` to the end; `A` one line). */
+export function lineRange(value: string): { start: number; end?: number } {
+  const match = /^(-?\d+)(?::(-?\d*))?$/.exec(value);
+  if (!match || match[1] === '0' || match[2] === '0') {
+    throw new InvalidArgumentError(
+      `expected A:B (1-based lines, negative from the end), got ${JSON.stringify(value)}`,
+    );
+  }
+  const start = Number(match[1]);
+  if (match[2] === undefined) return { start, end: start };
+  return match[2] === '' ? { start } : { start, end: Number(match[2]) };
+}

@@ -1,0 +1,99 @@
+import { readFileSync } from 'node:fs';
+import { Command, CommanderError } from 'commander';
+import { ScratchpadError } from '../core/errors.js';
+import { type CliContext, createCliContext } from './cli-context.js';
+import { registerEntryCommands } from './commands/entry-commands.js';
+import { registerExecutorCommand } from './commands/executor-command.js';
+import { registerMcpCommand } from './commands/mcp-command.js';
+import { registerNotesCommand } from './commands/notes-command.js';
+import { registerProxyCommand } from './commands/proxy-command.js';
+import { registerReadCommand } from './commands/read-command.js';
+import { registerRunCommand } from './commands/run-command.js';
+import { registerStoreCommands } from './commands/store-commands.js';
+import { registerWriteCommand } from './commands/write-command.js';
+
+/** Standard streams and environment of one CLI run (tests pass their own). */
+export interface CliIo {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  stdin: NodeJS.ReadableStream;
+  env: NodeJS.ProcessEnv;
+}
+
+/** Registers one group of commands. */
+export type CommandRegistrar = (program: Command, context: CliContext) => void;
+
+const REGISTRARS: CommandRegistrar[] = [
+  registerWriteCommand,
+  registerReadCommand,
+  registerEntryCommands,
+  registerStoreCommands,
+  registerNotesCommand,
+  registerMcpCommand,
+  registerProxyCommand,
+  registerRunCommand,
+  registerExecutorCommand,
+];
+
+/**
+ * Runs the `scratchpad` CLI. Returns the exit code: 0 ok; 1 a bad value or a failed operation (message on
+ * stderr); 2 a malformed command line (unknown command or flag, missing or malformed argument).
+ */
+export async function runCli(argv: string[], io: CliIo, extra: CommandRegistrar[] = []): Promise<number> {
+  const program = new Command('scratchpad')
+    .description("Keep what does not fit in an LLM's context outside it, without losing it.")
+    .version(packageVersion(), '-V, --version')
+    .option(
+      '--db <path>',
+      'SQLite database file (env SCRATCHPAD_DB; default $XDG_DATA_HOME/scratchpad/scratchpad.db)',
+      io.env.SCRATCHPAD_DB,
+    )
+    .option(
+      '--store <url>',
+      'store: sqlite:PATH, fs:DIR, postgres://USER@HOST/DB, memory: (env SCRATCHPAD_STORE)',
+      io.env.SCRATCHPAD_STORE,
+    )
+    .option('--session <id>', 'session id (env SCRATCHPAD_SESSION)', io.env.SCRATCHPAD_SESSION ?? 'default')
+    .option('--json', 'machine-readable output')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+    })
+    .showHelpAfterError('(run scratchpad --help for usage)');
+  const context = createCliContext(program, io);
+  for (const register of [...REGISTRARS, ...extra]) register(program, context);
+  for (const command of program.commands) command.exitOverride().configureOutput(program.configureOutput());
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return context.exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      return error.exitCode === 0 ||
+        error.code === 'commander.helpDisplayed' ||
+        error.code === 'commander.version'
+        ? 0
+        : 2;
+    }
+    if (ScratchpadError.isInstance(error)) {
+      io.stderr.write(`scratchpad: ${error.message}${error.hint ? `\n  ${error.hint}` : ''}\n`);
+      return error.details.usage === true ? 2 : 1;
+    }
+    io.stderr.write(
+      `scratchpad: unexpected error (a bug, please report it): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    return 1;
+  } finally {
+    await context.close().catch(() => undefined);
+  }
+}
+
+function packageVersion(): string {
+  try {
+    const path = new URL('../../package.json', import.meta.url);
+    return (JSON.parse(readFileSync(path, 'utf8')) as { version: string }).version;
+  } catch {
+    return '0.0.0';
+  }
+}

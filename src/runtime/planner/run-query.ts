@@ -1,0 +1,85 @@
+import { createScratchpad, type Scratchpad } from '../../scratchpad/scratchpad.js';
+import { openStore } from '../../stores/open-store.js';
+import { loadRuntimeConfig } from '../config/load-runtime-config.js';
+import { type ModelOverrides, resolveModel } from '../config/resolve-model.js';
+import type { Tier } from '../config/runtime-config.js';
+import { loadCatalog } from '../executors/load-catalog.js';
+import { ensureShippedExecutors } from '../executors/shipped-executors.js';
+import { createVaglio } from '../vaglio/vaglio.js';
+import { type RunTurnOptions, runTurn, type TurnResult } from './run-turn.js';
+
+/** Options of {@link runQuery}: what `scratchpad run` exposes. */
+export interface RunQueryOptions extends ModelOverrides {
+  query: string;
+  tier?: Tier;
+  /** Config file (default `$XDG_CONFIG_HOME/scratchpad/config.toml`). */
+  configPath?: string;
+  /** More executor folders to load after the shipped ones (each signed by a trusted key). */
+  executorDirs?: string[];
+  /** The scratchpad to use (default: the store named by `store`, else the default SQLite file). */
+  scratchpad?: Scratchpad;
+  store?: string;
+  session?: string;
+  scratchpadStyle?: RunTurnOptions['scratchpadStyle'];
+  think?: boolean;
+  env?: NodeJS.ProcessEnv;
+  fetch?: typeof fetch;
+  signal?: AbortSignal;
+}
+
+/**
+ * One turn from a query, the way `scratchpad run` does it: reads the config, builds the model for the tier,
+ * installs and signs the shipped executors on first use, loads and verifies the catalog, and runs the turn.
+ * An invalid config file throws `CONFIG_INVALID` (nothing has run yet); every failure after that ends the turn
+ * with a structured result.
+ */
+export async function runQuery(options: RunQueryOptions): Promise<TurnResult> {
+  const env = options.env ?? process.env;
+  const config = await loadRuntimeConfig({
+    ...(options.configPath ? { path: options.configPath } : {}),
+    env,
+  });
+  const model = resolveModel(
+    config,
+    options.tier ?? 'fast',
+    {
+      ...(options.provider ? { provider: options.provider } : {}),
+      ...(options.model ? { model: options.model } : {}),
+    },
+    { env, ...(options.fetch ? { fetch: options.fetch } : {}) },
+  );
+  const shipped = await ensureShippedExecutors({ env });
+  const catalog = await loadCatalog({
+    dirs: [shipped.executorsDir, ...(options.executorDirs ?? [])],
+    trustedKeys: shipped.trustedKeys,
+  });
+  const ownsStore = options.scratchpad === undefined;
+  const scratchpad =
+    options.scratchpad ??
+    createScratchpad({ driver: await openStore(options.store ?? env.SCRATCHPAD_STORE) });
+  try {
+    const tierSettings = config.llm[options.tier ?? 'fast'] ?? config.llm.fast;
+    return await runTurn({
+      query: options.query,
+      model,
+      executors: catalog.executors,
+      discarded: catalog.discarded,
+      scratchpad,
+      session: options.session ?? env.SCRATCHPAD_SESSION ?? 'default',
+      vaglio: createVaglio({ env }),
+      capSteps: config.capSteps,
+      capSameExecutor: config.capSameExecutor,
+      mode: config.mode,
+      env,
+      ...(options.think !== undefined
+        ? { think: options.think }
+        : tierSettings.think !== undefined
+          ? { think: tierSettings.think }
+          : {}),
+      ...(options.scratchpadStyle ? { scratchpadStyle: options.scratchpadStyle } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  } finally {
+    if (ownsStore) await scratchpad.close();
+  }
+}

@@ -1,0 +1,213 @@
+import { ScratchpadError } from '../../core/errors.js';
+import type { JsonObject } from '../../core/json.js';
+import type { Offloader } from '../../scratchpad/offload/index.js';
+import type { PreviewStep } from '../../scratchpad/previews/preview-builder.js';
+import { containsReference, resolveReferences } from '../../scratchpad/references/resolve-references.js';
+import type { StepRecord } from '../../scratchpad/references/step-values.js';
+import type { SessionScratchpad } from '../../scratchpad/scratchpad.js';
+import { runTool, type ScratchpadTool } from '../../tools/tool.js';
+import type { Executor } from '../executors/executor.js';
+import type { ExecutorOutcome } from '../executors/executor-outcome.js';
+import { runExecutorDetailed } from '../executors/run-executor.js';
+import { invalidToolArguments, type ModelToolCall } from '../model/language-model.js';
+import { denialObservation } from '../vaglio/denial-observation.js';
+import type { ArgumentValidator } from './argument-validator.js';
+import { duplicateReadObservation, findDuplicateStep } from './duplicate-read-guard.js';
+import type { RunTurnOptions } from './run-turn.js';
+import { clipForLog } from './turn-log.js';
+import type { StepRecordLog } from './turn-record.js';
+
+/** What the loop remembers of each step, for the duplicate-read guard. */
+export interface StepState {
+  step: number;
+  tool: string;
+  args: unknown;
+  ran: boolean;
+}
+
+/** Everything one step needs from its turn. */
+export interface StepContext {
+  call: ModelToolCall;
+  number: number;
+  log: StepRecordLog;
+  state: StepState;
+  executor: Executor | undefined;
+  isBuiltin: boolean;
+  readTool: ScratchpadTool;
+  session: SessionScratchpad;
+  stepValues: StepRecord[];
+  history: PreviewStep[];
+  states: StepState[];
+  executorCalls: Map<string, number>;
+  validator: ArgumentValidator;
+  offloader: Offloader;
+  options: RunTurnOptions;
+  turnId: string;
+}
+
+/** What the model reads back for one step. */
+export interface StepObservation {
+  text: string;
+  isError: boolean;
+  offloaded: boolean;
+}
+
+/** One proposed call, from references to observation. Every failure becomes an observation the model can read. */
+export async function runStep(context: StepContext): Promise<StepObservation> {
+  const { call, number, log, state, executor, options } = context;
+  const fail = (
+    outcome: StepRecordLog['outcome'],
+    error: string,
+    extra: JsonObject = {},
+  ): StepObservation => {
+    log.outcome = outcome;
+    log.result = { ok: false, error, ...extra };
+    const value = { ok: false, error };
+    context.stepValues.push({ step: number, tool: call.name, value: { kind: 'inline', value } });
+    return { text: JSON.stringify(value), isError: true, offloaded: false };
+  };
+
+  const malformed = invalidToolArguments(call);
+  if (malformed)
+    return fail(
+      'invalid_arguments',
+      `The arguments of ${call.name} are not valid JSON (${malformed.error}). Send a JSON object.`,
+    );
+
+  let args: unknown = call.arguments;
+  if (containsReference(args)) {
+    try {
+      const resolved = await resolveReferences(args, { session: context.session, steps: context.stepValues });
+      args = resolved.value;
+      log.references = resolved.references;
+      log.resolvedArgs = clipForLog(args);
+      state.args = args;
+    } catch (error) {
+      if (ScratchpadError.isInstance(error))
+        return fail('reference_error', `${error.message}${error.hint ? ` ${error.hint}` : ''}`);
+      throw error;
+    }
+  }
+
+  if (context.isBuiltin) {
+    log.outcome = 'builtin';
+    const output = await runTool(context.readTool, args, {
+      session: context.session,
+      turn: context.turnId,
+      step: number,
+    });
+    log.result = { ok: !output.isError, chars: output.text.length };
+    context.stepValues.push({
+      step: number,
+      tool: call.name,
+      value: { kind: 'inline', value: output.data ?? output.text },
+    });
+    return { text: output.text, isError: output.isError ?? false, offloaded: false };
+  }
+
+  if (!executor) {
+    const available = [...new Set(context.options.executors.map((item) => item.name))];
+    return fail(
+      'unknown_tool',
+      `nonexistent executor: ${call.name}. Use one of the tools you were given (${available.slice(0, 40).join(', ')}).`,
+    );
+  }
+
+  const problems = context.validator.check(executor.args, args);
+  log.validation = problems ? { ok: false, errors: problems } : { ok: true };
+  if (problems)
+    return fail('invalid_arguments', `Invalid arguments for ${executor.name}: ${problems.join('; ')}.`);
+
+  const duplicate = findDuplicateStep(executor.name, args, context.states.slice(0, -1));
+  if (duplicate !== undefined) {
+    log.outcome = 'duplicate_read';
+    log.result = { ok: false, duplicateOf: duplicate };
+    const text = duplicateReadObservation(executor.name, duplicate);
+    context.stepValues.push({
+      step: number,
+      tool: call.name,
+      value: { kind: 'inline', value: JSON.parse(text) },
+    });
+    return { text, isError: true, offloaded: false };
+  }
+
+  const verdict = options.vaglio.judge({
+    executor: executor.name,
+    capabilities: executor.capabilities,
+    args,
+    intent: options.query,
+  });
+  log.vaglio = verdict;
+  if (!verdict.approved) {
+    log.outcome = 'denied';
+    const denial = denialObservation(verdict, executor.name);
+    log.result = { ok: false, blocked_by: verdict.blocked_by };
+    context.stepValues.push({ step: number, tool: call.name, value: { kind: 'inline', value: denial } });
+    return { text: JSON.stringify(denial), isError: true, offloaded: false };
+  }
+
+  context.executorCalls.set(executor.name, (context.executorCalls.get(executor.name) ?? 0) + 1);
+  state.ran = true;
+  const execute = options.execute ?? runExecutorDetailed;
+  const run = await execute(executor, args, {
+    ...options.executorOptions,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  log.sandbox = {
+    exitCode: run.exitCode,
+    timedOut: run.timedOut,
+    outputCapped: run.outputCapped,
+    durationMs: run.durationMs,
+  };
+  const outcome: ExecutorOutcome = run.outcome;
+  try {
+    const processed = await context.offloader.process({
+      tool: executor.name,
+      result: outcome,
+      turn: context.turnId,
+      step: number,
+      context: { task: options.query, history: context.history },
+    });
+    if (processed.offloaded) {
+      log.result = {
+        ok: outcome.ok,
+        offloaded: true,
+        entry: processed.entry.id,
+        name: processed.entry.name,
+        bytes: processed.entry.bytes,
+      };
+      context.stepValues.push({
+        step: number,
+        tool: call.name,
+        value: {
+          kind: 'stored',
+          entryId: processed.entry.id,
+          storedField: processed.storedField,
+          shell: processed.shell ?? {},
+        },
+      });
+      return { text: processed.text, isError: !outcome.ok, offloaded: true };
+    }
+    log.result = {
+      ok: outcome.ok,
+      ...(outcome.error ? { error: outcome.error } : {}),
+      chars: processed.text.length,
+    };
+    context.stepValues.push({ step: number, tool: call.name, value: { kind: 'inline', value: outcome } });
+    return { text: processed.text, isError: !outcome.ok, offloaded: false };
+  } catch (error) {
+    if (!ScratchpadError.isInstance(error)) throw error;
+    // The store failed: the model still gets the observation (clipped) rather than nothing.
+    const text = JSON.stringify(outcome);
+    log.result = { ok: outcome.ok, storeError: error.code };
+    context.stepValues.push({ step: number, tool: call.name, value: { kind: 'inline', value: outcome } });
+    return {
+      text:
+        text.length > 8000
+          ? `${text.slice(0, 8000)}… [clipped: the scratchpad store failed: ${error.message}]`
+          : text,
+      isError: !outcome.ok,
+      offloaded: false,
+    };
+  }
+}

@@ -1,0 +1,32 @@
+import { appendFile, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { TurnLogRecord } from './turn-record.js';
+
+/** `DIR/YYYY-MM-DD.jsonl` for the UTC day of `time`. */
+export function turnLogFile(directory: string, time: number): string {
+  return join(directory, `${new Date(time).toISOString().slice(0, 10)}.jsonl`);
+}
+
+/**
+ * Appends one turn as a JSON line (append-only, one file per day, seed 002 ch. 11). A single `appendFile` of one
+ * line keeps concurrent writers from interleaving within a line on local filesystems.
+ */
+export async function appendTurnLog(directory: string, record: TurnLogRecord): Promise<string> {
+  await mkdir(directory, { recursive: true });
+  const file = turnLogFile(directory, record.ts_start);
+  await appendFile(file, `${JSON.stringify(record)}\n`, 'utf8');
+  return file;
+}
+
+/** Clips long strings inside a value so a log line stays small (a reference may expand to megabytes). */
+export function clipForLog(value: unknown, maxChars = 2000): unknown {
+  if (typeof value === 'string')
+    return value.length > maxChars
+      ? `${value.slice(0, maxChars)}… [${value.length - maxChars} more chars]`
+      : value;
+  if (Array.isArray(value)) return value.map((item) => clipForLog(item, maxChars));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, clipForLog(item, maxChars)]));
+  }
+  return value;
+}

@@ -1,0 +1,80 @@
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { builtCli } from './helpers/built-cli.js';
+
+const root = fileURLToPath(new URL('../', import.meta.url));
+
+beforeAll(() => {
+  builtCli();
+}, 120_000);
+
+/** Imports `specifier` in a fresh Node process and returns the CommonJS modules it loaded and its export names. */
+function load(specifier: string): { modules: string[]; exports: string[] } {
+  const script = `
+    import { createRequire } from 'node:module';
+    const loaded = await import(${JSON.stringify(specifier)});
+    const require = createRequire(import.meta.url);
+    console.log(JSON.stringify({ modules: Object.keys(require.cache), exports: Object.keys(loaded) }));
+  `;
+  return JSON.parse(
+    execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' }),
+  );
+}
+
+describe('package entry points (built dist)', () => {
+  it('the root export loads no optional backend: neither pg nor better-sqlite3', () => {
+    const { modules, exports } = load('agent-scratchpad');
+    expect(modules.some((path) => /node_modules\/pg\//.test(path))).toBe(false);
+    expect(modules.some((path) => /better-sqlite3/.test(path))).toBe(false);
+    expect(exports).toEqual(
+      expect.arrayContaining([
+        'createScratchpad',
+        'ScratchpadError',
+        'createMemoryDriver',
+        'openStore',
+        'createOffloader',
+        'resolveReferences',
+        'createSessionNotes',
+      ]),
+    );
+  });
+
+  it('every subpath resolves and exports its factory', () => {
+    expect(load('agent-scratchpad/sqlite').exports).toContain('createSqliteDriver');
+    expect(load('agent-scratchpad/fs').exports).toContain('createFsDriver');
+    expect(load('agent-scratchpad/memory').exports).toContain('createMemoryDriver');
+    const postgres = load('agent-scratchpad/postgres');
+    expect(postgres.exports).toContain('createPostgresDriver');
+    // pg is loaded lazily, when a driver connects without a pool of its own.
+    expect(postgres.modules.some((path) => /node_modules\/pg\//.test(path))).toBe(false);
+    expect(load('agent-scratchpad/tools').exports).toEqual(
+      expect.arrayContaining([
+        'createDefaultPreset',
+        'wrapTools',
+        'toOpenAITools',
+        'toAnthropicTools',
+        'toAISDKTools',
+        'createPreset',
+      ]),
+    );
+    expect(load('agent-scratchpad/mcp').exports).toEqual(
+      expect.arrayContaining(['createMcpServer', 'startMcpProxy']),
+    );
+    expect(load('agent-scratchpad/runtime').exports).toEqual(
+      expect.arrayContaining([
+        'runTurn',
+        'runQuery',
+        'createOllama',
+        'createAnthropic',
+        'createOpenAICompatible',
+        'createVaglio',
+        'createPrefilter',
+        'loadCatalog',
+      ]),
+    );
+    expect(load('agent-scratchpad/test').exports).toEqual(
+      expect.arrayContaining(['runStoreContract', 'startFakeOllama']),
+    );
+  });
+});
