@@ -40,3 +40,4 @@ export {
   type WrapToolsOptions,
   wrapTools,
 } from './wrap-tools.js';
+export { availableTools } from './available-tools.js';
