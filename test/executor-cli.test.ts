@@ -15,7 +15,12 @@ afterAll(() => rmSync(home, { recursive: true, force: true }));
 
 function run(args: string[]) {
   const result = spawnSync(process.execPath, [cli, ...args], {
-    env: { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: join(home, 'config'), XDG_DATA_HOME: join(home, 'data') },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: home,
+      XDG_CONFIG_HOME: join(home, 'config'),
+      XDG_DATA_HOME: join(home, 'data'),
+    },
     encoding: 'utf8',
   });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
@@ -48,11 +53,17 @@ describe('scratchpad executor keygen | sign | verify', () => {
     expect(run(['executor', 'keygen']).stdout).toMatch(/^already have signing key/);
 
     const dir = executorDir('say_hello');
-    expect(run(['executor', 'verify', dir])).toMatchObject({ code: 1, stdout: expect.stringMatching(/^not verified: .*sign/i) });
+    expect(run(['executor', 'verify', dir])).toMatchObject({
+      code: 1,
+      stdout: expect.stringMatching(/^not verified: .*sign/i),
+    });
     const signed = run(['executor', 'sign', dir]);
     expect(signed.code).toBe(0);
     expect(signed.stdout).toMatch(/^signed say_hello \(sha256:[0-9a-f]{64}\) with key [0-9a-f]{16}\n$/);
-    expect(run(['executor', 'verify', dir])).toMatchObject({ code: 0, stdout: expect.stringMatching(/^ok: say_hello is signed by trusted key/) });
+    expect(run(['executor', 'verify', dir])).toMatchObject({
+      code: 0,
+      stdout: expect.stringMatching(/^ok: say_hello is signed by trusted key/),
+    });
 
     writeFileSync(join(dir, 'index.mjs'), 'console.log(JSON.stringify({ ok: true, content: "evil" }));\n');
     const tamperedCode = run(['executor', 'verify', dir]);
@@ -66,7 +77,10 @@ describe('scratchpad executor keygen | sign | verify', () => {
     writeFileSync(join(other, 'manifest.json'), JSON.stringify(manifest));
     const tamperedManifest = run(['--json', 'executor', 'verify', other]);
     expect(tamperedManifest.code).toBe(1);
-    expect(JSON.parse(tamperedManifest.stdout)).toMatchObject({ ok: false, reason: expect.stringMatching(/signature/i) });
+    expect(JSON.parse(tamperedManifest.stdout)).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/signature/i),
+    });
     expect(run(['executor', 'sign', join(home, 'missing')])).toMatchObject({ code: 1 });
   });
 });

@@ -107,6 +107,36 @@ describe('scratchpad mcp over a real stdio pipe', () => {
     expect(text(await client.callTool({ name: 'scratchpad_list', arguments: {} }))).toBe('(no entries)');
   });
 
+  it('serves the openclaw notes tool and the anthropic memory tool', async () => {
+    const openclaw = await connect(['--store', 'memory:', 'mcp', '--preset', 'openclaw']);
+    const { tools } = await openclaw.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(['session.scratchpad']);
+    expect(
+      text(
+        await openclaw.callTool({ name: 'session.scratchpad', arguments: { content: '## Plan\n1. Fix X' } }),
+      ),
+    ).toMatch(/^Scratchpad updated \(\d+ tokens \/ 2000 budget\)$/);
+    const memory = await connect(['--store', 'memory:', 'mcp', '--preset', 'anthropic-memory']);
+    expect(
+      text(
+        await memory.callTool({
+          name: 'memory',
+          arguments: { command: 'create', path: '/memories/notes.md', file_text: 'hello' },
+        }),
+      ),
+    ).toBe('File created successfully at: /memories/notes.md');
+    const view = await memory.callTool({
+      name: 'memory',
+      arguments: { command: 'view', path: '/memories/notes.md' },
+    });
+    expect(text(view)).toBe("Here's the content of /memories/notes.md with line numbers:\n     1\thello");
+    const escape = await memory.callTool({
+      name: 'memory',
+      arguments: { command: 'view', path: '/memories/../etc/passwd' },
+    });
+    expect(escape.isError).toBe(true);
+  });
+
   it('serves the seed presets with their exact schemas', async () => {
     const metnos = await connect(['--store', 'memory:', 'mcp', '--preset', 'metnos']);
     const { tools } = await metnos.listTools();

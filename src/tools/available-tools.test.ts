@@ -14,12 +14,20 @@ describe('availableTools', () => {
     expect(await availableTools(metnos, { session, turn: 't1' })).toEqual([]);
     expect((await availableTools(metnos, { session })).map((tool) => tool.name)).toEqual(['scratchpad_read']);
     await session.write('fs_read_2', 'y'.repeat(5000), { turn: 't1' });
-    expect((await availableTools(metnos, { session, turn: 't1' })).map((tool) => tool.name)).toEqual(['scratchpad_read']);
+    expect((await availableTools(metnos, { session, turn: 't1' })).map((tool) => tool.name)).toEqual([
+      'scratchpad_read',
+    ]);
   });
 
   it('leaves tool sets without a read tool alone, and keeps the rest of a set', async () => {
     const session = createScratchpad({ driver: createMemoryDriver() }).session('s');
     const names = (await availableTools(createDefaultPreset().tools, { session })).map((tool) => tool.name);
-    expect(names).toEqual(['scratchpad_write', 'scratchpad_edit', 'scratchpad_list', 'scratchpad_delete', 'scratchpad_search']);
+    expect(names).toEqual([
+      'scratchpad_write',
+      'scratchpad_edit',
+      'scratchpad_list',
+      'scratchpad_delete',
+      'scratchpad_search',
+    ]);
   });
 });

@@ -6,6 +6,7 @@ export * from './adapters/ai-sdk-tools.js';
 export * from './adapters/anthropic-tools.js';
 export * from './adapters/openai-tools.js';
 export { providerToolName } from './adapters/provider-names.js';
+export { availableTools } from './available-tools.js';
 export {
   createDefaultPreset,
   DEFAULT_SYSTEM_PROMPT,
@@ -40,4 +41,3 @@ export {
   type WrapToolsOptions,
   wrapTools,
 } from './wrap-tools.js';
-export { availableTools } from './available-tools.js';
