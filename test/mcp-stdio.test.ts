@@ -130,11 +130,11 @@ describe('scratchpad mcp over a real stdio pipe', () => {
       arguments: { command: 'view', path: '/memories/notes.md' },
     });
     expect(text(view)).toBe("Here's the content of /memories/notes.md with line numbers:\n     1\thello");
-    const escape = await memory.callTool({
+    const traversal = await memory.callTool({
       name: 'memory',
       arguments: { command: 'view', path: '/memories/../etc/passwd' },
     });
-    expect(escape.isError).toBe(true);
+    expect(traversal.isError).toBe(true);
   });
 
   it('serves the seed presets with their exact schemas', async () => {

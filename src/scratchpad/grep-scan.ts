@@ -109,15 +109,18 @@ export async function scanLines(
     charStart: number,
     ascii: boolean,
     firstLine: number,
+    last = false,
   ): boolean => {
     let position = 0;
     let lineAtPosition = firstLine;
+    // On the last line of the entry an empty match at its very end (`$`) still belongs to that line.
+    const matchLimit = last ? regionEnd + 1 : regionEnd;
     while (position < regionEnd) {
       // Past maxMatches only which lines match matters, not where on the line.
       const at =
         matches.length < max
-          ? findMatch(pattern, buffer, position, regionEnd)
-          : findMatchingLine(pattern, buffer, position, regionEnd);
+          ? findMatch(pattern, buffer, position, matchLimit)
+          : findMatchingLine(pattern, buffer, position, matchLimit);
       if (at === -1) break;
       const lineStart = at === 0 ? 0 : buffer.lastIndexOf(10, at - 1) + 1;
       const newline = buffer.indexOf(10, at);
@@ -183,7 +186,7 @@ export async function scanLines(
     cursor.forget(seq, seq + BATCH);
   }
   if (carry && carry.byteLength > 0) {
-    if (!searchRegion(carry, carry.byteLength, carryChar, carryAscii, line))
+    if (!searchRegion(carry, carry.byteLength, carryChar, carryAscii, line, true))
       return { matches, total, complete: false };
   }
   return { matches, total, complete: true };

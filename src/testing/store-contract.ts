@@ -292,6 +292,9 @@ export function runStoreContract(options: StoreContractOptions): void {
       ]);
       expect(withContext.blocks?.[0]?.lines.find((line) => line.match)?.text).toBe('ERROR code=22 ✗');
       expect((await pad.grep('s1', 'log', { pattern: 'nothing-like-this' })).total).toBe(0);
+      // `$` matches every line, the last one (no trailing newline) included.
+      expect((await pad.grep('s1', 'log', { pattern: '$', maxMatches: 1000 })).total).toBe(lines.length);
+      expect((await pad.grep('s1', 'log', { pattern: '✗$' })).total).toBe(expectedLines.length);
       await expectCode(pad.grep('s1', 'log', { pattern: '(unclosed' }), 'INVALID_REGEX');
       const lookahead = await expectCode(pad.grep('s1', 'log', { pattern: 'ERROR(?=x)' }), 'INVALID_REGEX');
       expect(lookahead.hint).toContain('lookahead');
