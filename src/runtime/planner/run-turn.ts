@@ -29,6 +29,9 @@ import { runStep, type StepState } from './run-step.js';
 import { appendTurnLog, clipForLog } from './turn-log.js';
 import type { FinalKind, StepRecordLog, TurnLogRecord } from './turn-record.js';
 
+/** Observations above this many bytes are offloaded during a turn (seed 000's 4 KB). */
+export const RUNTIME_OFFLOAD_THRESHOLD = 4096;
+
 /** Options of {@link runTurn}. */
 export interface RunTurnOptions {
   query: string;
@@ -147,9 +150,12 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
   record.k = { value: selection.k, reason: selection.reason };
 
   const readTool: ScratchpadTool = style === 'metnos' ? createMetnosReadTool() : createReadTool();
+  // Seed 000's calibration for a turn of 3–5 steps: below ~4 KB an observation costs ~1,000 tokens, less than
+  // the extra read step offloading it would cost a small local model. Library users get the policy's own default.
   const policy = createOffloadPolicy({
     format: style === 'metnos' ? 'metnos' : 'default',
     readTool: TOOL_NAMES.read,
+    threshold: RUNTIME_OFFLOAD_THRESHOLD,
     ...(style === 'metnos' ? { ttlMs: 3_600_000 } : {}),
     ...options.offload,
   });
