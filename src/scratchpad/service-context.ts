@@ -1,0 +1,47 @@
+import { DEFAULT_CHUNK_SIZE } from '../core/chunk.js';
+import type { StoreDriver } from '../stores/driver.js';
+
+/** Configuration of a {@link Scratchpad}. */
+export interface ScratchpadConfig {
+  driver: StoreDriver;
+  /** Bytes per stored chunk (default 256 KiB). */
+  chunkSize?: number;
+  /** TTL applied to writes that do not give one; `null` (default) = keep. */
+  defaultTtlMs?: number | null;
+  /** Largest content one write may store (default 4 GiB). */
+  maxEntryBytes?: number;
+  /** Size cap for the whole store: past it the oldest expired, then oldest unpinned entries are evicted. */
+  maxStoreBytes?: number;
+  /** Largest slice `read()` returns as a string (default 64 MiB); stream bigger ones with `stream()`. */
+  maxReadBytes?: number;
+  /** Largest entry `edit()` rewrites in memory (default 64 MiB). */
+  maxEditBytes?: number;
+  /** Clock in epoch milliseconds (tests inject one). */
+  now?: () => number;
+}
+
+/** The resolved configuration the service's operations share. */
+export interface ServiceContext {
+  readonly driver: StoreDriver;
+  readonly chunkSize: number;
+  readonly defaultTtlMs: number | null;
+  readonly maxEntryBytes: number;
+  readonly maxStoreBytes: number | undefined;
+  readonly maxReadBytes: number;
+  readonly maxEditBytes: number;
+  readonly now: () => number;
+}
+
+/** Applies the defaults of {@link ScratchpadConfig}. */
+export function resolveServiceContext(config: ScratchpadConfig): ServiceContext {
+  return {
+    driver: config.driver,
+    chunkSize: config.chunkSize ?? DEFAULT_CHUNK_SIZE,
+    defaultTtlMs: config.defaultTtlMs ?? null,
+    maxEntryBytes: config.maxEntryBytes ?? 4 * 1024 ** 3,
+    maxStoreBytes: config.maxStoreBytes,
+    maxReadBytes: config.maxReadBytes ?? 64 * 1024 ** 2,
+    maxEditBytes: config.maxEditBytes ?? 64 * 1024 ** 2,
+    now: config.now ?? Date.now,
+  };
+}

@@ -1,0 +1,157 @@
+import type { EntryRecord } from '../core/entry.js';
+import { ScratchpadError } from '../core/errors.js';
+import { formatBytes } from '../core/format.js';
+import type { StagedContent } from './content-writer.js';
+import type { ServiceContext } from './service-context.js';
+import type { WriteOptions } from './types.js';
+
+/** How often an operation without `ifVersion` retries after losing a race with another writer. */
+export const MAX_RETRIES = 5;
+
+/** True when the entry has a TTL that has passed. */
+export function isExpired(record: EntryRecord, now: number): boolean {
+  return record.expiresAt !== null && record.expiresAt <= now;
+}
+
+/** The given value, else the current one, else the fallback (`null` counts as given). */
+export function pick<T>(given: T | undefined, current: T | undefined, fallback: T): T {
+  return given !== undefined ? given : current !== undefined ? current : fallback;
+}
+
+/** The media type of content written without one. */
+export function defaultMediaType(kind: 'text' | 'binary'): string {
+  return kind === 'text' ? 'text/plain; charset=utf-8' : 'application/octet-stream';
+}
+
+/** `text` or `binary` for staged content: strings are text, bytes are text when they are valid UTF-8. */
+export function decideKind(
+  requested: WriteOptions['kind'],
+  fromString: boolean,
+  staged: StagedContent,
+): 'text' | 'binary' {
+  if (requested === 'binary') return 'binary';
+  if (requested === 'text' && !staged.utf8) {
+    throw new ScratchpadError('NOT_TEXT', 'The content is not valid UTF-8 text.', {
+      hint: 'Write it with kind "binary" (or "auto").',
+    });
+  }
+  if (requested === 'text' || fromString) return 'text';
+  return staged.utf8 ? 'text' : 'binary';
+}
+
+/** `NOT_TEXT` unless the entry is text (lines, grep and edit need characters). */
+export function assertText(record: EntryRecord, action: string): void {
+  if (record.kind !== 'text') {
+    throw new ScratchpadError(
+      'NOT_TEXT',
+      `Cannot ${action} "${record.name}": it is a binary entry (${formatBytes(record.bytes)}).`,
+      {
+        hint: 'Read binary entries by bytes (head, tail, range, offset) as base64 or hex.',
+        details: { name: record.name, kind: record.kind },
+      },
+    );
+  }
+}
+
+/** `ENTRY_EXISTS` for create mode, `VERSION_CONFLICT` when `ifVersion` does not match. */
+export function checkPrecondition(
+  current: EntryRecord | undefined,
+  ifVersion: number | undefined,
+  name: string,
+  mustNotExist: boolean,
+): void {
+  if (mustNotExist && current) {
+    throw new ScratchpadError(
+      'ENTRY_EXISTS',
+      `Entry "${name}" already exists (version ${current.version}).`,
+      {
+        hint: 'Choose another name, or write with mode "replace" to overwrite it.',
+        details: { name, version: current.version },
+      },
+    );
+  }
+  if (ifVersion === undefined) return;
+  const actual = current?.version ?? 0;
+  if (actual !== ifVersion) throw conflict(name, current, ifVersion);
+}
+
+/** The `VERSION_CONFLICT` error, with the version to retry with. */
+export function conflict(
+  name: string,
+  current: EntryRecord | undefined,
+  expected: number | undefined,
+): ScratchpadError {
+  const actual = current?.version ?? 0;
+  return new ScratchpadError(
+    'VERSION_CONFLICT',
+    expected === undefined
+      ? `"${name}" kept changing while writing; gave up after ${MAX_RETRIES + 1} attempts.`
+      : `"${name}" is at version ${actual}, not ${expected}: someone else changed it.`,
+    {
+      hint:
+        actual === 0
+          ? 'It does not exist now; write it without ifVersion (or with ifVersion 0).'
+          : `Read it again, then retry with ifVersion ${actual}.`,
+      details: { name, expected, actual },
+    },
+  );
+}
+
+/** `INVALID_ARGUMENT` for a malformed write option. */
+export function validateWriteOptions(options: WriteOptions): void {
+  if (options.mode !== undefined && !['replace', 'append', 'create'].includes(options.mode)) {
+    throw new ScratchpadError('INVALID_ARGUMENT', `Unknown write mode ${JSON.stringify(options.mode)}.`, {
+      hint: 'Use "replace", "append" or "create".',
+    });
+  }
+  if (
+    options.ifVersion !== undefined &&
+    (!Number.isSafeInteger(options.ifVersion) || options.ifVersion < 0)
+  ) {
+    throw new ScratchpadError(
+      'INVALID_ARGUMENT',
+      `ifVersion must be an integer >= 0, got ${String(options.ifVersion)}.`,
+    );
+  }
+  if (options.ttlMs !== undefined && options.ttlMs !== null) validateTtl(options.ttlMs);
+  if (
+    options.step !== undefined &&
+    options.step !== null &&
+    (!Number.isSafeInteger(options.step) || options.step < 0)
+  ) {
+    throw new ScratchpadError(
+      'INVALID_ARGUMENT',
+      `step must be an integer >= 0, got ${String(options.step)}.`,
+    );
+  }
+  if (
+    options.metadata !== undefined &&
+    (typeof options.metadata !== 'object' || options.metadata === null || Array.isArray(options.metadata))
+  ) {
+    throw new ScratchpadError('INVALID_ARGUMENT', 'metadata must be a JSON object.');
+  }
+}
+
+/** `INVALID_ARGUMENT` unless the TTL is a positive number of milliseconds. */
+export function validateTtl(ttlMs: number): void {
+  if (!Number.isFinite(ttlMs) || ttlMs <= 0) {
+    throw new ScratchpadError(
+      'INVALID_ARGUMENT',
+      `TTL must be a positive number of milliseconds, got ${String(ttlMs)}.`,
+      {
+        hint: 'Use null to keep the entry forever.',
+      },
+    );
+  }
+}
+
+/** When an entry written at `now` expires (`undefined` TTL: the store default). */
+export function expiry(
+  context: ServiceContext,
+  ttlMs: number | null | undefined,
+  now: number,
+): number | null {
+  if (ttlMs === null) return null;
+  if (ttlMs === undefined) return context.defaultTtlMs === null ? null : now + context.defaultTtlMs;
+  return now + ttlMs;
+}
