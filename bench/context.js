@@ -43,10 +43,10 @@ const POLICIES = [
   },
   {
     key: 'lines-1k',
-    label: 'first/last 5 lines at our threshold (> 1,024 B)',
+    label: 'first/last 5 lines at our threshold (> 768 B)',
     policy: { format: 'default', preview: 'first-last-lines' },
   },
-  { key: 'salient', label: 'salient (ours): > 1,024 B, saves >= 50%', policy: { format: 'default' } },
+  { key: 'salient', label: 'salient (ours): > 768 B, saves >= 50%', policy: { format: 'default' } },
   {
     key: 'salient-4k',
     label: "salient at seed 000's threshold (> 4,096 B)",
@@ -83,7 +83,7 @@ printTable(results);
 // Sensitivity of our two parameters (threshold, minSavings), reported per half: A is where they were chosen, B is not.
 const sweep = [];
 if (args.includes('--sweep')) {
-  for (const threshold of [512, 1024, 2048, 4096]) {
+  for (const threshold of [512, 768, 1024, 2048, 4096]) {
     for (const minSavings of [0, 0.5]) {
       const result = await runPolicy({
         key: `sweep-${threshold}-${minSavings}`,

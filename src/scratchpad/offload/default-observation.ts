@@ -1,4 +1,4 @@
-import { formatBytes, formatCount } from '../../core/format.js';
+import { formatCount } from '../../core/format.js';
 import type { ObservationInput, RenderedObservation } from './observation-input.js';
 
 const MAX_METADATA_CHARS = 1000;
@@ -11,11 +11,11 @@ const READ_WINDOW = 50;
  * for a name it lists).
  *
  * ```
- * [bash output stored as bash_3 (id 485d7beae4e144eb, text, 12,502 chars, 318 lines, 12.5 KB); not shown in full]
+ * [bash output stored as bash_3 (id 485d7beae4e144eb, text, 12,502 chars, 318 lines); not shown in full]
  * Errors:
  *   L312: ValueError: bad input
- * New names (line: names):
- *   L12: parse_header HeaderError …
+ * New names (first line):
+ *   L12-40: parse_header HeaderError …
  * Read more: scratchpad_read {"name": "bash_3", "lines": "302:351"} or {"name": "bash_3", "regex": "parse_header"}
  * ```
  */
@@ -27,7 +27,7 @@ export function renderDefaultObservation(input: ObservationInput): RenderedObser
   const size =
     entry.kind === 'binary'
       ? `binary, ${formatCount(entry.bytes)} bytes`
-      : `text, ${formatCount(entry.chars)} chars, ${formatCount(entry.lines)} lines, ${formatBytes(entry.bytes)}`;
+      : `text, ${formatCount(entry.chars)} chars, ${formatCount(entry.lines)} lines`;
   const lines = [`[${tool} output stored as ${entry.name} (id ${entry.id}, ${size}); not shown in full]`];
   if (Object.keys(input.metadata).length > 0) {
     const metadata = JSON.stringify(input.metadata);

@@ -19,7 +19,7 @@ describe('createOffloadPolicy', () => {
     const ours = createOffloadPolicy();
     expect([ours.format, ours.threshold, ours.measure, ours.ttlMs, ours.minSavings]).toEqual([
       'default',
-      1024,
+      768,
       'bytes',
       undefined,
       0.5,

@@ -91,7 +91,7 @@ export const FORMAT_DEFAULTS: Readonly<
 > = Object.freeze({
   metnos: { threshold: 4096, measure: 'json-bytes', minSavings: 0, preview: 'head-tail', ttlMs: 3_600_000 },
   named: { threshold: 30_000, measure: 'chars', minSavings: 0, preview: 'head', ttlMs: null },
-  default: { threshold: 1024, measure: 'bytes', minSavings: 0.5, preview: 'salient', ttlMs: undefined },
+  default: { threshold: 768, measure: 'bytes', minSavings: 0.5, preview: 'salient', ttlMs: undefined },
 });
 
 /**

@@ -144,7 +144,7 @@ describe('offloader: default format', () => {
     const lines = outcome.text.split('\n');
     const { entry } = outcome;
     expect(lines[0]).toBe(
-      `[bash output stored as bash_1 (id ${entry.id}, text, ${entry.chars.toLocaleString('en-US')} chars, 203 lines, ${(entry.bytes / 1000).toFixed(1)} KB); not shown in full]`,
+      `[bash output stored as bash_1 (id ${entry.id}, text, ${entry.chars.toLocaleString('en-US')} chars, 203 lines); not shown in full]`,
     );
     expect(lines[1]).toBe('Metadata: {"command":"make test","exitCode":2}');
     expect(outcome.text).toContain(
@@ -152,7 +152,7 @@ describe('offloader: default format', () => {
     );
     expect(outcome.text).toContain('missing_configuration_key');
     expect(lines.at(-1)).toBe(
-      'Read more: notes_read {"name": "bash_1", "lines": "193:203"} or {"name": "bash_1", "regex": "request_handler_0"}',
+      'Read more: notes_read {"name": "bash_1", "lines": "193:203"} or {"name": "bash_1", "regex": "missing_configuration_key"}',
     );
     expect((await session.read('bash_1', { type: 'lines', start: 193, end: 203 })).content).toContain(
       'KeyError',

@@ -19,14 +19,14 @@ const SOURCE = [
 ].join('\n');
 
 describe('salientPreview', () => {
-  it('indexes the names the result introduces, by the line where each group starts', () => {
+  it('indexes the names the result introduces, by the lines where each group first appears', () => {
     const preview = salientPreview(input(SOURCE), { namesPerLine: 2 });
     expect(preview.text).toBe(
       [
-        'New names (line: names):',
+        'New names (first line):',
         '  L3: separability_matrix transform',
         '  L4: _coord_matrix noutputs',
-        '  L6: position model.n_inputs_outputs',
+        '  L6-7: position model.n_inputs_outputs',
         '  L8: self.field.disabled',
       ].join('\n'),
     );
@@ -47,7 +47,7 @@ describe('salientPreview', () => {
     };
     const preview = salientPreview(input(`${SOURCE}\nself.field again`, context));
     expect(preview.text).toBe(
-      ['New names (line: names):', '  L6: position model.n_inputs_outputs self.field.disabled'].join('\n'),
+      ['New names (first line):', '  L6-8: position model.n_inputs_outputs self.field.disabled'].join('\n'),
     );
   });
 
@@ -85,7 +85,7 @@ describe('salientPreview', () => {
     ].join('\n');
     const preview = salientPreview(input(listing, { task: 'The validators reject valid URLs.' }));
     expect(preview.text).toBe(
-      ['New names (line: names):', '  L2: validators.py', 'Not listed: 2 file names.'].join('\n'),
+      ['New names (first line):', '  L2: validators.py', 'Not listed: 2 file names.'].join('\n'),
     );
   });
 

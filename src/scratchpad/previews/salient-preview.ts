@@ -77,10 +77,15 @@ export function salientPreview(input: PreviewInput, options: SalientPreviewOptio
     for (const { line, text } of diagnostics) sections.push(`  L${line}: ${clip(text.trim(), maxLineChars)}`);
   }
   if (kept.length > 0) {
-    sections.push('New names (line: names):');
+    sections.push('New names (first line):');
     for (let start = 0; start < kept.length; start += namesPerLine) {
       const group = kept.slice(start, start + namesPerLine);
-      sections.push(`  L${(group[0] as NewName).line}: ${group.map((item) => item.name).join(' ')}`);
+      // The range of lines where the group's names first appear, so a line read around it finds them.
+      const first = Math.min(...group.map((item) => item.line));
+      const last = Math.max(...group.map((item) => item.line));
+      sections.push(
+        `  L${first === last ? first : `${first}-${last}`}: ${group.map((item) => item.name).join(' ')}`,
+      );
     }
   } else {
     sections.push('No new names.');
@@ -92,7 +97,12 @@ export function salientPreview(input: PreviewInput, options: SalientPreviewOptio
   if (unlisted.length > 0) sections.push(`Not listed: ${unlisted.join(' and ')}.`);
 
   const focus = diagnostics[diagnostics.length - 1]?.line ?? kept[0]?.line;
-  const example = kept[0]?.name;
+  // Search for the most specific name the errors mention (rarest, then longest): what the model most likely
+  // needs next; otherwise the first new name.
+  const fromErrors = kept
+    .filter((item) => inDiagnostics.has(item.name))
+    .sort((a, b) => a.count - b.count || b.name.length - a.name.length);
+  const example = (fromErrors[0] ?? kept[0])?.name;
   return {
     text: sections.join('\n'),
     ...(focus === undefined ? {} : { focusLine: focus }),
