@@ -45,7 +45,7 @@ export async function replaceContent(
       bytes: staged.bytes,
       chars: kind === 'text' ? staged.chars : 0,
       lines: kind === 'text' ? lineCount(staged.bytes, staged.newlines, staged.lastByte) : 0,
-      sha256: hash.digest('hex'),
+      sha256: hash.copy().digest('hex'),
       createdAt: current?.createdAt ?? now,
       updatedAt: now,
       expiresAt: expiry(context, options.ttlMs, now),
@@ -65,6 +65,7 @@ export async function replaceContent(
       await staged.sink.abort();
       return undefined;
     }
+    context.hashStates.remember(result.record, hash);
     return {
       entry: toEntry(result.record),
       created: current === undefined,
@@ -90,16 +91,23 @@ export async function appendContent(
   options: WriteOptions,
 ): Promise<WriteResult | undefined> {
   const cursor = new ChunkCursor(context.driver, current);
-  const hash = newContentHash();
-  // Hash the existing content (sha256 covers the whole entry) and keep the last chunk: when it is small it is
-  // rewritten together with the new bytes, so many small appends do not leave many tiny chunks.
+  // sha256 covers the whole entry: continue the hash of the version this process wrote when it has it, else hash
+  // the existing content. Either way keep the last chunk: when it is small it is rewritten together with the new
+  // bytes, so many small appends do not leave many tiny chunks.
+  const resumed = context.hashStates.take(current);
+  const hash = resumed ?? newContentHash();
   let last: Awaited<ReturnType<ChunkCursor['chunk']>> | undefined;
-  for (let seq = 0; seq < current.chunkCount; seq += 16) {
-    for (const chunk of await cursor.chunks(seq, seq + 16)) {
-      last = chunk;
-      if (chunk.seq < current.chunkCount - 1 || chunk.bytes >= context.chunkSize / 2) hash.update(chunk.data);
+  if (resumed) {
+    if (current.chunkCount > 0) last = await cursor.chunk(current.chunkCount - 1);
+  } else {
+    for (let seq = 0; seq < current.chunkCount; seq += 16) {
+      for (const chunk of await cursor.chunks(seq, seq + 16)) {
+        last = chunk;
+        if (chunk.seq < current.chunkCount - 1 || chunk.bytes >= context.chunkSize / 2)
+          hash.update(chunk.data);
+      }
+      cursor.forget(seq, seq + 16);
     }
-    cursor.forget(seq, seq + 16);
   }
   const rewriteTail = last !== undefined && last.bytes < context.chunkSize / 2;
   const keepChunks = rewriteTail ? current.chunkCount - 1 : current.chunkCount;
@@ -107,7 +115,7 @@ export async function appendContent(
     chunkSize: context.chunkSize,
     maxBytes: context.maxEntryBytes - current.bytes,
     hash,
-    ...(rewriteTail && last ? { prefix: last.data } : {}),
+    ...(rewriteTail && last ? { prefix: last.data, prefixHashed: resumed !== undefined } : {}),
   });
   try {
     const appended = staged.bytes - (rewriteTail && last ? last.bytes : 0);
@@ -139,7 +147,7 @@ export async function appendContent(
       bytes,
       chars: current.kind === 'text' ? kept.chars + staged.chars : 0,
       lines: current.kind === 'text' ? lineCount(bytes, newlines, lastByte) : 0,
-      sha256: hash.digest('hex'),
+      sha256: hash.copy().digest('hex'),
       updatedAt: now,
       expiresAt: options.ttlMs === undefined ? current.expiresAt : expiry(context, options.ttlMs, now),
       pinned: options.pinned ?? current.pinned,
@@ -158,6 +166,7 @@ export async function appendContent(
       await staged.sink.abort();
       return undefined;
     }
+    context.hashStates.remember(result.record, hash);
     return {
       entry: toEntry(result.record),
       created: false,

@@ -27,6 +27,8 @@ export interface StageOptions {
   hash?: Hash;
   /** Bytes to stage before the input (the tail of existing content that an append rewrites). */
   prefix?: Uint8Array;
+  /** Leave the prefix out of the hash (the caller's hash already covers it). */
+  prefixHashed?: boolean;
 }
 
 /**
@@ -45,9 +47,11 @@ export async function stageContent(
   // Hash each chunk as it is written rather than each piece before it is cut: the hash then runs while the
   // driver's I/O for the previous chunks proceeds, instead of over a whole (possibly 100 MB) piece with the disk
   // idle. The chunks are the staged bytes in order, so the digest is the same.
+  const skip = options.prefixHashed ? (options.prefix?.byteLength ?? 0) : 0;
   const emit = async (chunks: Iterable<Chunk>): Promise<void> => {
     for (const chunk of chunks) {
-      options.hash?.update(chunk.data);
+      if (chunk.byteStart + chunk.bytes > skip)
+        options.hash?.update(chunk.data.subarray(Math.max(0, skip - chunk.byteStart)));
       await sink.write(chunk);
     }
   };

@@ -1,5 +1,6 @@
 import { DEFAULT_CHUNK_SIZE } from '../core/chunk.js';
 import type { StoreDriver } from '../stores/driver.js';
+import { HashStates } from './hash-states.js';
 
 /** Configuration of a {@link Scratchpad}. */
 export interface ScratchpadConfig {
@@ -30,6 +31,8 @@ export interface ServiceContext {
   readonly maxReadBytes: number;
   readonly maxEditBytes: number;
   readonly now: () => number;
+  /** Hash states of versions this process wrote, so appends do not re-read the entry. */
+  readonly hashStates: HashStates;
 }
 
 /** Applies the defaults of {@link ScratchpadConfig}. */
@@ -43,5 +46,6 @@ export function resolveServiceContext(config: ScratchpadConfig): ServiceContext 
     maxReadBytes: config.maxReadBytes ?? 64 * 1024 ** 2,
     maxEditBytes: config.maxEditBytes ?? 64 * 1024 ** 2,
     now: config.now ?? Date.now,
+    hashStates: new HashStates(),
   };
 }
