@@ -1,14 +1,9 @@
 import RE2 from 're2';
 import type { EntryRecord } from '../core/entry.js';
+import { queryTerms } from '../core/query-terms.js';
 import { decodeUtf8 } from '../core/utf8.js';
 import type { DriverSearchHit, StoreDriver } from '../stores/driver.js';
 import { ChunkCursor } from './chunk-cursor.js';
-
-/** Words of a search query: runs of letters and digits, lowercased, deduplicated. */
-export function queryTerms(query: string): string[] {
-  const terms = query.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [];
-  return [...new Set(terms)].slice(0, 32);
-}
 
 /**
  * Ranked search for drivers without a full-text index: scans every live text entry of the session once,
@@ -72,3 +67,5 @@ function makeSnippet(text: string, at: number, length: number, terms: string[]):
 function escapeRegex(text: string): string {
   return text.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&');
 }
+
+export { queryTerms };

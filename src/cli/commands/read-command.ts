@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { ScratchpadError } from '../../core/errors.js';
 import type { ReadSlice } from '../../core/slice.js';
+import { formatGrepLines } from '../../scratchpad/grep-lines.js';
 import type { EntryRef } from '../../scratchpad/types.js';
 import type { CliContext } from '../cli-context.js';
 import { characterRange, lineRange, nonNegativeInteger } from '../parse-number.js';
@@ -71,13 +72,7 @@ export function registerReadCommand(program: Command, context: CliContext): void
           context.print('', result);
           return;
         }
-        const text = result.blocks
-          ? result.blocks
-              .map((block) =>
-                block.lines.map((line) => `${line.line}${line.match ? ':' : '-'}${line.text}`).join('\n'),
-              )
-              .join('\n--\n')
-          : result.matches.map((match) => `${match.line}:${match.text}`).join('\n');
+        const text = formatGrepLines(result);
         if (text.length > 0) context.stdout.write(`${text}\n`);
         if (!result.complete || result.matches.length < result.total)
           context.stderr.write(`${result.description}\n`);

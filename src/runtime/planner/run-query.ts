@@ -58,7 +58,6 @@ export async function runQuery(options: RunQueryOptions): Promise<TurnResult> {
     options.scratchpad ??
     createScratchpad({ driver: await openStore(options.store ?? env.SCRATCHPAD_STORE) });
   try {
-    const tierSettings = config.llm[options.tier ?? 'fast'] ?? config.llm.fast;
     return await runTurn({
       query: options.query,
       model,
@@ -71,11 +70,8 @@ export async function runQuery(options: RunQueryOptions): Promise<TurnResult> {
       capSameExecutor: config.capSameExecutor,
       mode: config.mode,
       env,
-      ...(options.think !== undefined
-        ? { think: options.think }
-        : tierSettings.think !== undefined
-          ? { think: tierSettings.think }
-          : {}),
+      // The tier's own `think` is already the model's default (resolveModel); a call-level flag overrides it.
+      ...(options.think === undefined ? {} : { think: options.think }),
       ...(options.scratchpadStyle ? { scratchpadStyle: options.scratchpadStyle } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     });

@@ -1,4 +1,5 @@
 import { ScratchpadError } from '../../core/errors.js';
+import { SCRATCHPAD_TOOL_NAMES } from '../../core/tool-names.js';
 import type { PreviewBuilder, PreviewName } from '../previews/preview-builder.js';
 import { resolvePreview } from '../previews/preview-registry.js';
 
@@ -65,16 +66,7 @@ export interface OffloadPolicy {
 }
 
 /** The scratchpad's own tools (every preset's names): their results are never offloaded. */
-export const DEFAULT_EXEMPT_TOOLS: readonly string[] = Object.freeze([
-  'scratchpad_write',
-  'scratchpad_read',
-  'scratchpad_edit',
-  'scratchpad_list',
-  'scratchpad_delete',
-  'scratchpad_search',
-  'session.scratchpad',
-  'memory',
-]);
+export const DEFAULT_EXEMPT_TOOLS: readonly string[] = Object.freeze([...SCRATCHPAD_TOOL_NAMES]);
 
 /** The per-format defaults: seed 000's and seed 004's numbers, and this project's. */
 export const FORMAT_DEFAULTS: Readonly<

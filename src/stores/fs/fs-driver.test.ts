@@ -8,7 +8,6 @@ import {
   readdir,
   readFile,
   rm,
-  stat,
   symlink,
   truncate,
   utimes,
@@ -19,6 +18,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt } from '../../../test/helpers/built-cli.js';
 import type { Chunk } from '../../core/chunk.js';
 import type { EntryRecord } from '../../core/entry.js';
 import { ScratchpadError, type ScratchpadErrorCode } from '../../core/errors.js';
@@ -532,17 +532,8 @@ describe('fs driver across processes', () => {
   const worker = join(here, 'concurrency-worker.fixture.mjs');
   const built = join(projectRoot, 'dist', 'stores', 'fs', 'index.js');
 
-  beforeAll(async () => {
-    const sources = (await readdir(here)).filter(
-      (file) => file.endsWith('.ts') && !file.endsWith('.test.ts'),
-    );
-    const newest = Math.max(
-      ...(await Promise.all(sources.map(async (file) => (await stat(join(here, file))).mtimeMs))),
-    );
-    if (!existsSync(built) || statSync(built).mtimeMs < newest) {
-      // Other folders may not typecheck yet; tsc still emits, so judge the build by its output.
-      await run('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: projectRoot }).catch(() => undefined);
-    }
+  beforeAll(() => {
+    ensureBuilt();
     expect(existsSync(built)).toBe(true);
   }, 120_000);
 

@@ -1,3 +1,4 @@
+import { queryTerms } from '../../core/query-terms.js';
 import type { DriverSearchHit, DriverSearchRequest } from '../driver.js';
 import { ASYNC_COMMIT } from './postgres-content.js';
 import type { PostgresQueryable } from './postgres-pool.js';
@@ -18,15 +19,6 @@ const HEADLINE_BREAK_PATTERN = new RegExp(`[${HEADLINE_BREAKS.replace(/[\\\][^-]
 const SNIPPET_WINDOW = 360;
 
 /**
- * Words of a query as the scan search sees them: runs of letters, digits and `_`, lowercased, deduplicated,
- * at most 32. Everything else is dropped, so no model text can make a query fail to parse.
- */
-export function searchTerms(query: string): string[] {
-  const terms = query.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [];
-  return [...new Set(terms)].slice(0, 32);
-}
-
-/**
  * Ranked full-text search over the text entries of one session: any query word matches (OR), each chunk
  * scores `ts_rank_cd` over its tsvector, an entry scores the sum over its chunks plus a name match (weight B),
  * and the snippet is `ts_headline` around the first hit in the entry's best chunk, terms marked `[…]`.
@@ -37,7 +29,7 @@ export async function searchSession(
   s: string,
   request: DriverSearchRequest,
 ): Promise<DriverSearchHit[]> {
-  const terms = searchTerms(request.query);
+  const terms = queryTerms(request.query);
   if (terms.length === 0 || request.limit <= 0) return [];
   await indexSession(db, s, request.session);
   const ranked = await db.query(rankSql(s), [request.session, terms, request.limit]);

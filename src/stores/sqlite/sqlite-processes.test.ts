@@ -1,28 +1,22 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt } from '../../../test/helpers/built-cli.js';
 import { createScratchpad } from '../../scratchpad/scratchpad.js';
 import { createSqliteDriver } from './index.js';
 
-// Child processes run the built package: `npm test` builds dist/ first; build it here when it is missing or older
-// than this driver's sources (a type error elsewhere in the tree does not stop tsc from emitting).
+// Child processes run the built package (built here when it is missing or stale).
 const here = dirname(fileURLToPath(import.meta.url));
-const projectRoot = join(here, '..', '..', '..');
-const dist = join(projectRoot, 'dist');
 const fixtures = join(here, 'test-fixtures');
+let dist = '';
 
 beforeAll(() => {
-  const built = join(dist, 'stores', 'sqlite', 'index.js');
-  const newestSource = Math.max(...readdirSync(here).map((name) => statSync(join(here, name)).mtimeMs));
-  if (existsSync(built) && statSync(built).mtimeMs >= newestSource) return;
-  spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: projectRoot, stdio: 'ignore' });
-  if (!existsSync(built))
-    throw new Error('Could not build dist/ for the child processes: run `npm run build`.');
+  dist = ensureBuilt();
 }, 120_000);
 
 const root = mkdtempSync(join(tmpdir(), 'scratchpad-sqlite-processes-'));

@@ -1,5 +1,6 @@
 import type { Entry } from '../../core/entry.js';
 import { formatBytes, formatCount } from '../../core/format.js';
+import { formatGrepLines } from '../../scratchpad/grep-lines.js';
 import type { GrepResult, ReadResult } from '../../scratchpad/types.js';
 
 /** `"log" (text, 89,042 chars, 1,204 lines, 89.0 KB, version 3)` */
@@ -30,13 +31,7 @@ export function renderRead(result: ReadResult, readTool: string): string {
 export function renderGrep(result: GrepResult, readTool: string): string {
   const header = `[${result.entry.name}: ${result.description} for /${result.pattern}/]`;
   if (result.total === 0) return `${header}\nNo line matches. Try a looser pattern or ignore_case.`;
-  const body = result.blocks
-    ? result.blocks
-        .map((block) =>
-          block.lines.map((line) => `${line.line}${line.match ? ':' : '-'} ${line.text}`).join('\n'),
-        )
-        .join('\n--\n')
-    : result.matches.map((match) => `${match.line}: ${match.text}`).join('\n');
+  const body = formatGrepLines(result, ' ');
   const clipped = result.matches.some((match) => match.clipped);
   const footer: string[] = [];
   if (result.matches.length < result.total)
