@@ -18,6 +18,7 @@ export { formatBytes, formatCount } from './core/format.js';
 export type { JsonObject, JsonValue } from './core/json.js';
 export { describeLocation, type SliceLocation } from './core/location.js';
 export { assertValidName, assertValidSession, isValidName, NAME_RULE, toNameFragment } from './core/names.js';
+export { queryTerms } from './core/query-terms.js';
 export type { ReadSlice } from './core/slice.js';
 export type { ContentInput } from './scratchpad/content-input.js';
 export type { GrepMatch, GrepOptions } from './scratchpad/grep-scan.js';

@@ -67,5 +67,3 @@ function makeSnippet(text: string, at: number, length: number, terms: string[]):
 function escapeRegex(text: string): string {
   return text.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&');
 }
-
-export { queryTerms };

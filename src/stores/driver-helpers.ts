@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Chunk, ChunkInfo } from '../core/chunk.js';
+import type { ChunkInfo } from '../core/chunk.js';
 import type { EntryRecord, SessionInfo } from '../core/entry.js';
 import type { ListQuery } from './driver.js';
 
@@ -82,5 +82,3 @@ export function sessionInfos(
     }))
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
-
-export type { Chunk };
