@@ -15,6 +15,7 @@ export {
   type ScratchpadErrorOptions,
 } from './core/errors.js';
 export { formatBytes, formatCount } from './core/format.js';
+export { type ErrorPayload, errorPayload, formatError } from './core/format-error.js';
 export type { JsonObject, JsonValue } from './core/json.js';
 export { describeLocation, type SliceLocation } from './core/location.js';
 export { assertValidName, assertValidSession, isValidName, NAME_RULE, toNameFragment } from './core/names.js';

@@ -210,6 +210,17 @@ describe('scratchpad CLI', () => {
     }
   });
 
+  it('shows an error one way: `Error (CODE): message hint`, or JSON under --json', () => {
+    const plain = run(['--db', db(), 'read', 'nothing-here']);
+    expect(plain.code).toBe(1);
+    expect(plain.stderr).toMatch(/^scratchpad: Error \(ENTRY_NOT_FOUND\): .+\n$/);
+    const json = run(['--db', db(), '--json', 'read', 'nothing-here']);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stderr)).toEqual({
+      error: { code: 'ENTRY_NOT_FOUND', message: expect.any(String), hint: expect.any(String) },
+    });
+  });
+
   it('exits 2 for a malformed command line', () => {
     for (const args of [
       ['frobnicate'],

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { builtCli } from './helpers/built-cli.js';
 
@@ -101,9 +102,10 @@ describe('scratchpad mcp over a real stdio pipe', () => {
     expect(text(unknown)).toContain('There is no tool "no_such_tool"');
     const regex = await client.callTool({ name: 'scratchpad_read', arguments: { name: 'x', regex: '(' } });
     expect(regex.isError).toBe(true);
-    await expect(client.readResource({ uri: 'scratchpad://default/missing' })).rejects.toThrow(
-      /ENTRY_NOT_FOUND/,
-    );
+    await expect(client.readResource({ uri: 'scratchpad://default/missing' })).rejects.toMatchObject({
+      code: ErrorCode.InvalidParams,
+      message: expect.stringMatching(/Error \(ENTRY_NOT_FOUND\): /),
+    });
     expect(text(await client.callTool({ name: 'scratchpad_list', arguments: {} }))).toBe('(no entries)');
   });
 

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { ScratchpadError } from '../core/errors.js';
+import { errorPayload, formatError } from '../core/format-error.js';
 import { type CliContext, createCliContext } from './cli-context.js';
 import { registerEntryCommands } from './commands/entry-commands.js';
 import { registerExecutorCommand } from './commands/executor-command.js';
@@ -76,12 +77,18 @@ export async function runCli(argv: string[], io: CliIo, extra: CommandRegistrar[
         ? 0
         : 2;
     }
+    const json = program.opts<{ json?: boolean }>().json === true;
     if (ScratchpadError.isInstance(error)) {
-      io.stderr.write(`scratchpad: ${error.message}${error.hint ? `\n  ${error.hint}` : ''}\n`);
+      io.stderr.write(
+        json ? `${JSON.stringify({ error: errorPayload(error) })}\n` : `scratchpad: ${formatError(error)}\n`,
+      );
       return error.details.usage === true ? 2 : 1;
     }
+    const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
     io.stderr.write(
-      `scratchpad: unexpected error (a bug, please report it): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+      json
+        ? `${JSON.stringify({ error: { code: 'INTERNAL', message: `unexpected error (a bug, please report it): ${detail}` } })}\n`
+        : `scratchpad: unexpected error (a bug, please report it): ${detail}\n`,
     );
     return 1;
   } finally {

@@ -60,6 +60,9 @@ const CATEGORY: Record<ScratchpadErrorCode, ErrorCategory> = {
   CONFIG_INVALID: 'user',
 };
 
+/** Every error code, in the order `docs/errors.md` lists them. */
+export const ERROR_CODES = Object.keys(CATEGORY) as readonly ScratchpadErrorCode[];
+
 /** Options for {@link ScratchpadError}. */
 export interface ScratchpadErrorOptions {
   /** What the caller (or a model) should try instead. */

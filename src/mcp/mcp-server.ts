@@ -2,13 +2,16 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
   type CallToolResult,
+  ErrorCode,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
+  McpError,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { ScratchpadError } from '../core/errors.js';
 import { formatBytes } from '../core/format.js';
+import { errorPayload, formatError } from '../core/format-error.js';
 import type { Scratchpad } from '../scratchpad/scratchpad.js';
 import type { Preset } from '../tools/preset.js';
 import { runTool, type ScratchpadTool, toolJsonSchema } from '../tools/tool.js';
@@ -132,8 +135,13 @@ export function createMcpServer(options: McpServerOptions): Server {
       };
     } catch (error) {
       // Resource reads have no error result: a protocol error with our message and hint is the only channel.
+      // The caller's mistakes (a missing entry, a bad slice) are InvalidParams, as the SDK's own server answers.
       if (ScratchpadError.isInstance(error))
-        throw new Error(`${error.code}: ${error.message}${error.hint ? ` ${error.hint}` : ''}`);
+        throw new McpError(
+          error.category === 'user' ? ErrorCode.InvalidParams : ErrorCode.InternalError,
+          formatError(error),
+          errorPayload(error),
+        );
       throw error;
     }
   });

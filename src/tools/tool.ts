@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ScratchpadError } from '../core/errors.js';
+import { errorPayload, formatError } from '../core/format-error.js';
 import type { JsonObject } from '../core/json.js';
 import type { SessionScratchpad } from '../scratchpad/scratchpad.js';
 
@@ -95,16 +96,8 @@ export async function runTool(
   }
 }
 
-/** The model-facing form of a `ScratchpadError`: `Error (CODE): message Hint: …`. */
+/** The model-facing form of a `ScratchpadError`: {@link formatError}'s text, `{ok: false, error, message, hint}` data. */
 export function errorOutput(error: ScratchpadError): ToolOutput {
-  return {
-    isError: true,
-    text: `Error (${error.code}): ${error.message}${error.hint ? ` ${error.hint}` : ''}`,
-    data: {
-      ok: false,
-      error: error.code,
-      message: error.message,
-      ...(error.hint ? { hint: error.hint } : {}),
-    },
-  };
+  const { code, ...rest } = errorPayload(error);
+  return { isError: true, text: formatError(error), data: { ok: false, error: code, ...rest } };
 }

@@ -1,5 +1,6 @@
 import { ScratchpadError } from '../core/errors.js';
 import { formatCount } from '../core/format.js';
+import { formatError } from '../core/format-error.js';
 import type { JsonObject } from '../core/json.js';
 import { assertValidName } from '../core/names.js';
 import {
@@ -130,10 +131,7 @@ export function wrapTools(tools: readonly HostTool[], options: WrapToolsOptions)
             : { text: outcome.text, isError: false };
         } catch (error) {
           if (!ScratchpadError.isInstance(error)) throw error;
-          return {
-            isError: true,
-            text: `Error (${error.code}): ${error.message}${error.hint ? ` ${error.hint}` : ''}`,
-          };
+          return { isError: true, text: formatError(error) };
         }
       },
     };

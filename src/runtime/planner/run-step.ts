@@ -1,4 +1,5 @@
 import { ScratchpadError } from '../../core/errors.js';
+import { formatError } from '../../core/format-error.js';
 import type { JsonObject } from '../../core/json.js';
 import type { Offloader } from '../../scratchpad/offload/index.js';
 import type { PreviewStep } from '../../scratchpad/previews/preview-builder.js';
@@ -83,8 +84,7 @@ export async function runStep(context: StepContext): Promise<StepObservation> {
       log.resolvedArgs = clipForLog(args);
       state.args = args;
     } catch (error) {
-      if (ScratchpadError.isInstance(error))
-        return fail('reference_error', `${error.message}${error.hint ? ` ${error.hint}` : ''}`);
+      if (ScratchpadError.isInstance(error)) return fail('reference_error', formatError(error));
       throw error;
     }
   }

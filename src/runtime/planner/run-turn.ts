@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { ScratchpadError } from '../../core/errors.js';
+import { formatUnknownError } from '../../core/format-error.js';
 import {
   createOffloader,
   createOffloadPolicy,
@@ -140,7 +140,7 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
   try {
     await options.scratchpad.gc();
   } catch (error) {
-    return finish('error', `The scratchpad store is unavailable: ${describeError(error)}`);
+    return finish('error', `The scratchpad store is unavailable: ${formatUnknownError(error)}`);
   }
   const session = options.scratchpad.session(sessionId);
   const prefilter = options.prefilter ?? createPrefilter(options.executors);
@@ -197,7 +197,7 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
         ...(options.signal ? { signal: options.signal } : {}),
       });
     } catch (error) {
-      return finish('error', describeError(error));
+      return finish('error', formatUnknownError(error));
     }
     const llm = {
       inputTokens: response.usage.inputTokens,
@@ -276,9 +276,4 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
 function capMessage(limit: string, lastObservation: string): string {
   const last = lastObservation.length > 600 ? `${lastObservation.slice(0, 600)}…` : lastObservation;
   return `I stopped before finishing: I reached ${limit} without a final answer.${last ? ` The last result was: ${last}` : ''}`;
-}
-
-function describeError(error: unknown): string {
-  if (ScratchpadError.isInstance(error)) return `${error.message}${error.hint ? ` ${error.hint}` : ''}`;
-  return error instanceof Error ? error.message : String(error);
 }

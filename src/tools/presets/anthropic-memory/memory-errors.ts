@@ -1,14 +1,27 @@
 import { inspect } from 'node:util';
 import { ScratchpadError, type ScratchpadErrorCode } from '../../../core/errors.js';
 
+const MEMORY_BRAND = Symbol.for('agent-scratchpad.memory-tool-error');
+
 /**
  * A failure of one memory command, with exactly the message the Anthropic SDK's filesystem handler
  * (`BetaLocalFilesystemMemoryTool`) throws for the same input. The tool answers it as `Error: <message>` with
  * `isError: true`, which is what the SDK's tool runner sends back to the model.
  */
 export class MemoryToolError extends ScratchpadError {
+  readonly [MEMORY_BRAND] = true;
+
   constructor(code: ScratchpadErrorCode, message: string, hint?: string) {
     super(code, message, hint === undefined ? {} : { hint });
+    this.name = 'MemoryToolError';
+  }
+
+  /** True only for a `MemoryToolError` (from any copy of this package), not for every `ScratchpadError`. */
+  static override isInstance(value: unknown): value is MemoryToolError {
+    return (
+      ScratchpadError.isInstance(value) &&
+      (value as unknown as Record<symbol, unknown>)[MEMORY_BRAND] === true
+    );
   }
 }
 

@@ -70,7 +70,7 @@ describe('metnos preset (seed 000)', () => {
     expect(other.isError).toBe(true);
     expect(JSON.parse(other.text)).toEqual({
       ok: false,
-      error: `No scratchpad entry ${entry.id} in the current turn. Use the 'scratchpad_id' of an observation from this turn.`,
+      error: `Error (ENTRY_NOT_FOUND): No scratchpad entry ${entry.id} in the current turn. Use the 'scratchpad_id' of an observation from this turn.`,
     });
     expect(JSON.parse((await call({ scratchpad_id: entry.id }, 't1')).text).ok).toBe(true);
     const missing = await call({ scratchpad_id: 'ffffffffffffffff' });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ScratchpadError } from '../../../core/errors.js';
+import { formatError } from '../../../core/format-error.js';
 import type { ReadSlice } from '../../../core/slice.js';
 import {
   defineTool,
@@ -79,7 +80,7 @@ export function createMetnosReadTool(): ScratchpadTool<z.infer<typeof parameters
         return { text: JSON.stringify(observation), data: observation };
       } catch (error) {
         if (!ScratchpadError.isInstance(error)) throw error;
-        const failure = { ok: false, error: `${error.message}${error.hint ? ` ${error.hint}` : ''}` };
+        const failure = { ok: false, error: formatError(error) };
         return { ...errorOutput(error), text: JSON.stringify(failure), data: failure };
       }
     },
