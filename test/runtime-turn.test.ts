@@ -282,7 +282,7 @@ describe('runTurn (seed 002 planner)', () => {
     const result = await run;
     expect(result.finalKind).toBe('error');
     expect(result.finalMessage).toBe(
-      'Cannot reach ollama at http://127.0.0.1:9 (connection refused). Set OLLAMA_HOST.',
+      'Error (PROVIDER_UNREACHABLE): Cannot reach ollama at http://127.0.0.1:9 (connection refused). Set OLLAMA_HOST.',
     );
   });
 
