@@ -99,9 +99,15 @@ describe('scratchpad proxy in front of a real upstream MCP server', () => {
     expect(text(head)).toContain('logs of search\nINFO offset 0 committed');
   });
 
-  it('stores an image result as binary', async () => {
+  it('passes an image through as an image', async () => {
     const result = await client.callTool({ name: 'screenshot', arguments: {} });
-    expect(text(result)).toContain('[BINARY: 8 bytes, sha256=');
+    expect(result.content).toEqual([
+      {
+        type: 'image',
+        mimeType: 'image/png',
+        data: Buffer.from([0x89, 0x50, 0x4e, 0x47, 1, 2, 3, 4]).toString('base64'),
+      },
+    ]);
   });
 
   it('fails clearly when the upstream command cannot start', async () => {

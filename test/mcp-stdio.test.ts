@@ -84,7 +84,7 @@ describe('scratchpad mcp over a real stdio pipe', () => {
       text: 'ERROR boom\n',
     });
     const templates = await client.listResourceTemplates();
-    expect(templates.resourceTemplates[0]?.uriTemplate).toBe('scratchpad://{session}/{name}');
+    expect(templates.resourceTemplates[0]?.uriTemplate).toBe('scratchpad://demo/{name}');
   });
 
   it('returns tool errors as isError results and keeps serving', async () => {
@@ -99,7 +99,7 @@ describe('scratchpad mcp over a real stdio pipe', () => {
     expect(text(badArgs)).toContain('Invalid arguments for scratchpad_write');
     const unknown = await client.callTool({ name: 'no_such_tool', arguments: {} });
     expect(unknown.isError).toBe(true);
-    expect(text(unknown)).toContain('There is no tool "no_such_tool"');
+    expect(text(unknown)).toContain('There is no scratchpad tool "no_such_tool"');
     const regex = await client.callTool({ name: 'scratchpad_read', arguments: { name: 'x', regex: '(' } });
     expect(regex.isError).toBe(true);
     await expect(client.readResource({ uri: 'scratchpad://default/missing' })).rejects.toMatchObject({
@@ -140,7 +140,14 @@ describe('scratchpad mcp over a real stdio pipe', () => {
   });
 
   it('serves the seed presets with their exact schemas', async () => {
-    const metnos = await connect(['--store', 'memory:', 'mcp', '--preset', 'metnos']);
+    const home = mkdtempSync(join(tmpdir(), 'scratchpad-metnos-'));
+    directories.push(home);
+    const database = join(home, 'metnos.db');
+    const metnos = await connect(['--db', database, 'mcp', '--preset', 'metnos']);
+    // Seed 000: the read tool exists only once something was stored.
+    expect((await metnos.listTools()).tools).toEqual([]);
+    const writer = await connect(['--db', database, 'mcp']);
+    await writer.callTool({ name: 'scratchpad_write', arguments: { name: 'obs', content: 'stored' } });
     const { tools } = await metnos.listTools();
     expect(tools).toHaveLength(1);
     expect(tools[0]).toMatchObject({

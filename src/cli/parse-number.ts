@@ -36,3 +36,10 @@ export function lineRange(value: string): { start: number; end?: number } {
   if (match[2] === undefined) return { start, end: start };
   return match[2] === '' ? { start } : { start, end: Number(match[2]) };
 }
+
+/** Commander parser for a positive integer flag (sizes, counts). */
+export function positiveInteger(value: string): number {
+  const number = nonNegativeInteger(value);
+  if (number === 0) throw new InvalidArgumentError('expected a positive integer, got 0');
+  return number;
+}

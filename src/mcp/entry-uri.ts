@@ -3,8 +3,16 @@ import { isValidName } from '../core/names.js';
 import type { ReadSlice } from '../core/slice.js';
 import { parseLines } from '../tools/default/read-tool.js';
 
+/** The URI scheme of entries. */
+export const ENTRY_URI_SCHEME = 'scratchpad';
+
 /** Entries are MCP resources at `scratchpad://SESSION/NAME`, optionally sliced: `?lines=A:B`, `?head=N`, `?tail=N`, `?offset=N&limit=N`. */
 export const ENTRY_URI_TEMPLATE = 'scratchpad://{session}/{name}';
+
+/** The resource template of one session's entries: `scratchpad://SESSION/{name}`. */
+export function entryUriTemplate(session: string): string {
+  return `scratchpad://${session}/{name}`;
+}
 
 /** The resource URI of an entry. */
 export function entryUri(session: string, name: string): string {

@@ -10,6 +10,7 @@ import { ChunkCursor } from './chunk-cursor.js';
 import { appendContent, replaceContent } from './content-commits.js';
 import { type ContentInput, isStringInput } from './content-input.js';
 import { type GrepOptions, prepareGrep, scanLines } from './grep-scan.js';
+import { encodedLength, sliceTooLarge } from './read-limit.js';
 import { searchByScan } from './search-scan.js';
 import { resolveServiceContext, type ScratchpadConfig, type ServiceContext } from './service-context.js';
 import { SessionScratchpad } from './session-scratchpad.js';
@@ -22,6 +23,7 @@ import type {
   EntryRef,
   GcResult,
   GrepResult,
+  ReadOptions,
   ReadResult,
   SearchHit,
   UpdateOptions,
@@ -218,17 +220,12 @@ export class Scratchpad {
     session: string,
     ref: EntryRef,
     slice: ReadSlice = { type: 'full' },
-    options: { encoding?: 'base64' | 'hex' } = {},
+    options: ReadOptions = {},
   ): Promise<ReadResult> {
     return this.#consistently(() => this.#read(session, ref, slice, options));
   }
 
-  async #read(
-    session: string,
-    ref: EntryRef,
-    slice: ReadSlice,
-    options: { encoding?: 'base64' | 'hex' },
-  ): Promise<ReadResult> {
+  async #read(session: string, ref: EntryRef, slice: ReadSlice, options: ReadOptions): Promise<ReadResult> {
     const record = await this.#resolve(session, ref);
     const cursor = new ChunkCursor(this.driver, record);
     const span = await byteSpan(cursor, slice);
@@ -242,9 +239,13 @@ export class Scratchpad {
         },
       );
     }
+    const encoding = record.kind === 'text' ? 'utf8' : (options.encoding ?? 'base64');
+    const returned = encodedLength(span.end - span.start, encoding);
+    if (options.maxBytes !== undefined && returned > options.maxBytes) {
+      throw sliceTooLarge(record, await locateSpan(cursor, span), returned, options.maxBytes, encoding);
+    }
     const bytes = await cursor.bytes(span.start, span.end);
     const location = await locateSpan(cursor, span);
-    const encoding = record.kind === 'text' ? 'utf8' : (options.encoding ?? 'base64');
     return {
       entry: toEntry(record),
       content: record.kind === 'text' ? decodeUtf8(bytes) : bytes.toString(encoding),

@@ -8,6 +8,7 @@ import type {
   EditResult,
   EntryRef,
   GrepResult,
+  ReadOptions,
   ReadResult,
   SearchHit,
   UpdateOptions,
@@ -28,7 +29,7 @@ export class SessionScratchpad {
   write(name: string, content: ContentInput, options?: WriteOptions): Promise<WriteResult> {
     return this.scratchpad.write(this.id, name, content, options);
   }
-  read(ref: EntryRef, slice?: ReadSlice, options?: { encoding?: 'base64' | 'hex' }): Promise<ReadResult> {
+  read(ref: EntryRef, slice?: ReadSlice, options?: ReadOptions): Promise<ReadResult> {
     return this.scratchpad.read(this.id, ref, slice, options);
   }
   stream(ref: EntryRef, slice?: ReadSlice): ReturnType<Scratchpad['stream']> {

@@ -60,6 +60,17 @@ export interface EditResult {
   lines: number[];
 }
 
+/** Options for {@link Scratchpad.read}. */
+export interface ReadOptions {
+  /** Binary entries: how to encode the bytes (default base64). */
+  encoding?: 'base64' | 'hex';
+  /**
+   * Refuse (`CONTENT_TOO_LARGE`, before reading) a slice whose returned string would be longer than this many
+   * bytes (UTF-8 for text, the encoding's length for binary); the error names the largest slice that fits.
+   */
+  maxBytes?: number;
+}
+
 /** Result of a slice read. */
 export interface ReadResult {
   entry: Entry;

@@ -12,6 +12,11 @@ export interface Preset {
   readonly tools: ScratchpadTool[];
   /** System-prompt guidance to append to the host's system prompt (may be empty). */
   readonly systemPrompt: string;
+  /**
+   * Seed 000: offer the read tool only once the session has an entry. Hosts that can change the tool list while
+   * they run (MCP, with `notifications/tools/list_changed`; an agent loop, per step) follow it.
+   */
+  readonly readToolOnDemand?: boolean;
 }
 
 /** Every preset name, for `--preset` choices (this file loads nothing else, so the CLI can import it cheaply). */

@@ -15,6 +15,11 @@ export interface ToolContext {
   turn?: string;
   step?: number;
   signal?: AbortSignal;
+  /**
+   * Largest content one reply may carry (the MCP server sets it below its reply limit): read tools refuse a
+   * larger slice before reading it, naming the entry's size and the call that fits.
+   */
+  maxReplyBytes?: number;
 }
 
 /** What a tool returns: the text the model reads, whether it is an error, and optional structured data. */

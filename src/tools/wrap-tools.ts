@@ -80,21 +80,10 @@ export function wrapTools(tools: readonly HostTool[], options: WrapToolsOptions)
         },
       );
     }
-    const inputSchema: JsonSchema = {
-      ...tool.inputSchema,
-      type: 'object',
-      properties: {
-        ...properties,
-        [SCRATCHPAD_PARAMETER]: {
-          type: 'string',
-          description: `Optional: save the full result in the scratchpad under this name instead of showing it here; read it later with ${TOOL_NAMES.read}.`,
-        },
-      },
-    };
     return {
       name: tool.name,
       description: tool.description ?? '',
-      inputSchema,
+      inputSchema: withScratchpadParameter(tool.inputSchema),
       async execute(args, call = {}) {
         const { [SCRATCHPAD_PARAMETER]: target, ...rest } = args ?? {};
         if (target !== undefined && typeof target !== 'string') {
@@ -114,7 +103,14 @@ export function wrapTools(tools: readonly HostTool[], options: WrapToolsOptions)
         }
         try {
           if (target !== undefined)
-            return await saveAs(options.session, policy, tool.name, assertValidName(target), result, call);
+            return await saveResultAs(
+              options.session,
+              policy,
+              tool.name,
+              assertValidName(target),
+              result,
+              call,
+            );
           const outcome = await offloader.process({
             tool: tool.name,
             result,
@@ -138,8 +134,23 @@ export function wrapTools(tools: readonly HostTool[], options: WrapToolsOptions)
   });
 }
 
+/** `schema` plus the optional `scratchpad` parameter (seed 004), which saves the full result under a name. */
+export function withScratchpadParameter(schema: JsonSchema): JsonSchema {
+  return {
+    ...schema,
+    type: 'object',
+    properties: {
+      ...((schema.properties ?? {}) as JsonObject),
+      [SCRATCHPAD_PARAMETER]: {
+        type: 'string',
+        description: `Optional: save the full result in the scratchpad under this name instead of showing it here; read it later with ${TOOL_NAMES.read}.`,
+      },
+    },
+  };
+}
+
 /** The explicit `scratchpad: NAME` path: store the whole result under NAME, answer with a short confirmation. */
-async function saveAs(
+export async function saveResultAs(
   session: SessionScratchpad,
   policy: OffloadPolicy,
   tool: string,

@@ -1,7 +1,14 @@
 import { type Command, Option } from 'commander';
 import { PRESET_NAMES, type PresetName } from '../../tools/preset.js';
 import type { CliContext } from '../cli-context.js';
-import { nonNegativeInteger } from '../parse-number.js';
+import { nonNegativeInteger, positiveInteger } from '../parse-number.js';
+
+interface ProxyFlags {
+  preset: PresetName;
+  threshold?: number;
+  maxRequestBytes?: number;
+  maxReplyBytes?: number;
+}
 
 /** `scratchpad proxy [--preset P] [--threshold N] -- CMD ARGS…`: an MCP proxy that adds offloading to any server. */
 export function registerProxyCommand(program: Command, context: CliContext): void {
@@ -20,12 +27,18 @@ export function registerProxyCommand(program: Command, context: CliContext): voi
       'offload results larger than this (bytes; chars for --preset named)',
       nonNegativeInteger,
     )
+    .option(
+      '--max-request-bytes <n>',
+      'largest request accepted from the client (default 16 MiB)',
+      positiveInteger,
+    )
+    .option('--max-reply-bytes <n>', 'largest reply sent to the client (default 8 MiB)', positiveInteger)
     .argument('<command>', 'the upstream server command (after --)')
     .argument('[args...]', 'its arguments')
-    .action(async (command: string, args: string[], flags: { preset: PresetName; threshold?: number }) => {
+    .action(async (command: string, args: string[], flags: ProxyFlags) => {
       const [{ startMcpProxy }, { serveStdio }, { createPreset }] = await Promise.all([
-        import('../../mcp/mcp-proxy.js'),
-        import('../../mcp/serve.js'),
+        import('../../mcp/proxy/mcp-proxy.js'),
+        import('../../mcp/serve-stdio.js'),
         import('../../tools/presets/create-preset.js'),
       ]);
       const scratchpad = await context.scratchpad();
@@ -36,9 +49,16 @@ export function registerProxyCommand(program: Command, context: CliContext): voi
         preset: createPreset(flags.preset),
         upstream: { command, args },
         policy: { format, ...(flags.threshold === undefined ? {} : { threshold: flags.threshold }) },
+        ...(flags.maxReplyBytes === undefined ? {} : { maxReplyBytes: flags.maxReplyBytes }),
+        log: (message) => context.stderr.write(`${message}\n`),
       });
       try {
-        await serveStdio(proxy.server);
+        await serveStdio(proxy.server, {
+          stdin: context.stdin,
+          stdout: context.stdout,
+          ...(flags.maxRequestBytes === undefined ? {} : { maxRequestBytes: flags.maxRequestBytes }),
+          ...(flags.maxReplyBytes === undefined ? {} : { maxReplyBytes: flags.maxReplyBytes }),
+        });
       } finally {
         await proxy.close();
       }

@@ -6,6 +6,7 @@ import type { PreviewContext } from '../previews/preview-builder.js';
 import { buildPreview, PREVIEW_BUILDERS } from '../previews/preview-registry.js';
 import type { SessionScratchpad } from '../scratchpad.js';
 import { renderDefaultObservation } from './default-observation.js';
+import { findDuplicateEntry } from './duplicate-entry.js';
 import { EntryNamer } from './entry-namer.js';
 import { renderMetnosObservation } from './metnos-observation.js';
 import { renderNamedObservation } from './named-observation.js';
@@ -31,6 +32,8 @@ export interface OffloadRequest {
   step?: number;
   /** Metadata to keep with the entry and show the model, over the result's own. */
   metadata?: JsonObject;
+  /** The media type to store (an image's `image/png`), over the one the result's shape implies. */
+  mediaType?: string;
   /** The task and the earlier steps (only the past), for previews that choose what to show. */
   context?: PreviewContext;
 }
@@ -132,15 +135,21 @@ export function createOffloader(config: OffloaderConfig): Offloader {
           return inline(request.result, 'no-savings', content);
         }
       }
-      const { entry } = await namer.create(tool, content.kind === 'text' ? content.text : content.bytes, {
-        kind: content.kind,
-        mediaType: content.mediaType,
-        metadata,
-        turn: request.turn ?? null,
-        step: request.step ?? null,
-        source: tool.length > MAX_SOURCE_CHARS ? tool.slice(0, MAX_SOURCE_CHARS) : tool,
-        ...(policy.ttlMs === undefined ? {} : { ttlMs: policy.ttlMs }),
-      });
+      const source = tool.length > MAX_SOURCE_CHARS ? tool.slice(0, MAX_SOURCE_CHARS) : tool;
+      const turn = request.turn ?? null;
+      const entry =
+        (await reuse(session, policy, { tool, source, turn, content })) ??
+        (
+          await namer.create(tool, content.kind === 'text' ? content.text : content.bytes, {
+            kind: content.kind,
+            mediaType: request.mediaType ?? content.mediaType,
+            metadata,
+            turn,
+            step: request.step ?? null,
+            source,
+            ...(policy.ttlMs === undefined ? {} : { ttlMs: policy.ttlMs }),
+          })
+        ).entry;
       const rendered = render(entry);
       return {
         offloaded: true,
@@ -153,6 +162,20 @@ export function createOffloader(config: OffloaderConfig): Offloader {
       };
     },
   };
+}
+
+/**
+ * The entry that already holds this exact result (no re-offload of the same bytes), its lifetime renewed as a new
+ * entry's would start.
+ */
+async function reuse(
+  session: SessionScratchpad,
+  policy: OffloadPolicy,
+  query: Parameters<typeof findDuplicateEntry>[1],
+): Promise<Entry | undefined> {
+  const existing = await findDuplicateEntry(session, query);
+  if (!existing || policy.ttlMs === undefined || existing.expiresAt === null) return existing;
+  return session.update({ id: existing.id }, { ttlMs: policy.ttlMs });
 }
 
 function inline(result: unknown, reason: InlineReason, content?: OffloadContent): OffloadOutcome {

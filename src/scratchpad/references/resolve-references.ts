@@ -8,9 +8,9 @@ import type { StepRecord } from './step-values.js';
 export interface ResolveReferencesOptions {
   /** The session whose entries `{{scratchpad:NAME}}` and stored steps read from. */
   session: SessionScratchpad;
-  /** The turn's steps so far (1-based). */
-  steps: readonly StepRecord[];
-  /** Largest value one reference may expand to (default 64 MiB). */
+  /** The turn's steps so far (1-based); omitted outside an agent turn (MCP), where only `{{scratchpad:NAME}}` works. */
+  steps?: readonly StepRecord[];
+  /** Largest size the references of one call may expand to, all substitutions together (default 64 MiB). */
   maxBytes?: number;
 }
 
@@ -23,6 +23,7 @@ export interface ResolvedReferences<T> {
   steps: number[];
 }
 
+const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
 const REFERENCE = /\\?\{\{\s*([^{}]+?)\s*\}\}/g;
 const WHOLE = /^\s*\{\{\s*([^{}]+?)\s*\}\}\s*$/;
 
@@ -39,16 +40,28 @@ export async function resolveReferences<T>(
 ): Promise<ResolvedReferences<T>> {
   const found: string[] = [];
   const steps = new Set<number>();
-  const cache = new Map<string, unknown>();
+  const cache = new Map<string, { value: unknown; bytes: number }>();
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  let expanded = 0;
   const lookup = async (expression: string): Promise<unknown> => {
     const key = expression.trim();
-    if (!cache.has(key)) {
-      const resolved = await resolveOne(key, options);
-      cache.set(key, resolved.value);
-      if (resolved.step !== undefined) steps.add(resolved.step);
+    let resolved = cache.get(key);
+    if (!resolved) {
+      const one = await resolveOne(key, options);
+      resolved = { value: one.value, bytes: sizeOf(one.value) };
+      cache.set(key, resolved);
+      if (one.step !== undefined) steps.add(one.step);
+    }
+    expanded += resolved.bytes;
+    if (expanded > maxBytes) {
+      throw new ScratchpadError(
+        'CONTENT_TOO_LARGE',
+        `The references in these arguments expand to more than ${formatBytes(maxBytes)}.`,
+        { hint: 'Reference fewer or smaller entries, or read the slice you need first.' },
+      );
     }
     found.push(key);
-    return cache.get(key);
+    return resolved.value;
   };
   const visit = async (value: unknown): Promise<unknown> => {
     if (typeof value === 'string') return resolveString(value, lookup);
@@ -102,7 +115,7 @@ async function resolveOne(
   expression: string,
   options: ResolveReferencesOptions,
 ): Promise<{ value: unknown; step?: number }> {
-  const maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   if (expression.startsWith('scratchpad:')) {
     const name = expression.slice('scratchpad:'.length).trim();
     if (!isValidName(name))
@@ -132,6 +145,13 @@ async function resolveOne(
     );
   }
   const number = Number(match[1]);
+  if (options.steps === undefined) {
+    throw unresolved(
+      expression,
+      'step references work only inside an agent turn (scratchpad run).',
+      'Use {{scratchpad:NAME}} with the name of a stored entry (an offload notice names it).',
+    );
+  }
   const record = options.steps.find((step) => step.step === number);
   if (!record) {
     const available = options.steps.map((step) => step.step);
@@ -232,4 +252,9 @@ function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   return typeof value === 'string' ? 'a string' : `a ${typeof value}`;
+}
+
+/** The UTF-8 size a value adds where it is substituted (strings as they are, other values as JSON). */
+function sizeOf(value: unknown): number {
+  return Buffer.byteLength(typeof value === 'string' ? value : (JSON.stringify(value) ?? ''), 'utf8');
 }

@@ -14,7 +14,8 @@ You have a scratchpad: named entries stored outside your context that survive co
 - To read: ${TOOL_NAMES.read} with regex to find lines (you get line numbers), then lines "A:B" around them; head/tail for the start or the end; offset+limit to page.
 - To keep something (a plan, findings, decisions, intermediate results): ${TOOL_NAMES.write}. Use short names like "plan", "findings-1". Append to logs with mode "append".
 - To change part of an entry: ${TOOL_NAMES.edit} with old_string/new_string. ${TOOL_NAMES.list} shows what is stored; ${TOOL_NAMES.search} finds which entry mentions something.
-- To pass stored content to another tool without copying it, write {{scratchpad:NAME}} (or {{stepN.field}} for the result of step N) as the argument value.`;
+- To pass stored content to another tool without copying it, write {{scratchpad:NAME}} as the argument value (or inside a longer string).
+- In an agent turn, {{stepN.field}} passes the result of step N the same way.`;
 
 /** Options for {@link createDefaultPreset}. */
 export interface DefaultPresetOptions {

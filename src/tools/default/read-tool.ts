@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ScratchpadError } from '../../core/errors.js';
 import type { ReadSlice } from '../../core/slice.js';
 import type { EntryRef } from '../../scratchpad/types.js';
+import { readForReply } from '../read-for-reply.js';
 import { defineTool, type ScratchpadTool } from '../tool.js';
 import { TOOL_NAMES } from '../tool-names.js';
 import { renderGrep, renderRead } from './render.js';
@@ -67,7 +68,8 @@ export function createReadTool(options: { defaultLimit?: number } = {}): Scratch
       'Pick the slice you need: lines "A:B" to read a region, regex to find lines (with line numbers) before reading around them, ' +
       'head/tail for the start or the end, offset+limit to page through. Every result says where the slice is and how to continue.',
     parameters,
-    async execute(input, { session }) {
+    async execute(input, context) {
+      const { session } = context;
       const ref = entryRef(input);
       if (input.regex !== undefined) {
         const result = await session.grep(ref, {
@@ -86,10 +88,13 @@ export function createReadTool(options: { defaultLimit?: number } = {}): Scratch
           },
         };
       }
-      const result = await session.read(
+      const result = await readForReply(
+        context,
         ref,
         toSlice(input, defaultLimit),
         input.encoding ? { encoding: input.encoding } : {},
+        (offset, limit) =>
+          `${TOOL_NAMES.read} ${JSON.stringify({ ...(typeof ref === 'string' ? { name: ref } : ref), offset, limit })}`,
       );
       return {
         text: renderRead(result, TOOL_NAMES.read),

@@ -70,12 +70,16 @@ key: the key used when writing.
 Returns the stored content, or an error if not found.
 Side effects: reads one file.`,
     parameters: readParameters,
-    async execute({ key }, { session }) {
+    async execute({ key }, { session, maxReplyBytes }) {
       const name = checkKey(key);
       if (typeof name !== 'string') return name;
       const entry = await findKeyEntry(session, name, key);
       if (!entry) return failure(`scratchpad[${key}] not found`);
-      const result = await session.read(name);
+      const result = await session.read(
+        name,
+        undefined,
+        maxReplyBytes === undefined ? {} : { maxBytes: maxReplyBytes },
+      );
       return { text: result.content };
     },
   });

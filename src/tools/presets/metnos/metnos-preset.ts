@@ -8,5 +8,10 @@ To pass a previous step's output to a tool, use {{stepN.field}} as the whole arg
 
 /** Seed 000 (Metnos): the builtin `scratchpad_read`. Offload with the `metnos` offload policy. */
 export function createMetnosPreset(): Preset {
-  return { name: 'metnos', tools: [createMetnosReadTool()], systemPrompt: METNOS_SYSTEM_PROMPT };
+  return {
+    name: 'metnos',
+    tools: [createMetnosReadTool()],
+    systemPrompt: METNOS_SYSTEM_PROMPT,
+    readToolOnDemand: true,
+  };
 }

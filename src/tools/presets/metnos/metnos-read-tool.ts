@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ScratchpadError } from '../../../core/errors.js';
 import { formatError } from '../../../core/format-error.js';
 import type { ReadSlice } from '../../../core/slice.js';
+import { readForReply } from '../../read-for-reply.js';
 import {
   defineTool,
   errorOutput,
@@ -50,7 +51,8 @@ export function createMetnosReadTool(): ScratchpadTool<z.infer<typeof parameters
     description: METNOS_READ_DESCRIPTION,
     parameters,
     inputSchema: METNOS_READ_SCHEMA,
-    async execute(input, { session, turn }): Promise<ToolOutput> {
+    async execute(input, context): Promise<ToolOutput> {
+      const { session, turn } = context;
       try {
         const entry = await session.get({ id: input.scratchpad_id });
         if (turn !== undefined && entry.turn !== null && entry.turn !== turn) {
@@ -63,7 +65,14 @@ export function createMetnosReadTool(): ScratchpadTool<z.infer<typeof parameters
           );
         }
         const total = entry.kind === 'text' ? entry.chars : entry.bytes;
-        const result = await session.read({ id: input.scratchpad_id }, toSlice(input, total));
+        const result = await readForReply(
+          context,
+          { id: input.scratchpad_id },
+          toSlice(input, total),
+          {},
+          (start, count) =>
+            `${TOOL_NAMES.read} ${JSON.stringify({ scratchpad_id: entry.id, mode: 'range', start, end: start + count })}`,
+        );
         const observation = {
           ok: true,
           content: result.content,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ScratchpadError } from '../../../core/errors.js';
 import { formatCount } from '../../../core/format.js';
+import { readForReply } from '../../read-for-reply.js';
 import { defineTool, type ScratchpadTool } from '../../tool.js';
 import { TOOL_NAMES } from '../../tool-names.js';
 
@@ -64,7 +65,8 @@ export function createNamedReadTool(): ScratchpadTool<z.infer<typeof readParamet
     name: TOOL_NAMES.read,
     description: 'Read or search a scratchpad entry by name.',
     parameters: readParameters,
-    async execute({ name, offset, limit, regex }, { session }) {
+    async execute({ name, offset, limit, regex }, context) {
+      const { session } = context;
       if (regex !== undefined) {
         const result = await session.grep(name, { pattern: regex, maxMatches: NAMED_MAX_MATCHES });
         if (result.total === 0) return { text: `No lines in "${name}" match /${regex}/.` };
@@ -75,7 +77,13 @@ export function createNamedReadTool(): ScratchpadTool<z.infer<typeof readParamet
             : '';
         return { text: `${lines}${more}` };
       }
-      const result = await session.read(name, { type: 'offset', offset, limit });
+      const result = await readForReply(
+        context,
+        name,
+        { type: 'offset', offset, limit },
+        {},
+        (start, count) => `${TOOL_NAMES.read} ${JSON.stringify({ name, offset: start, limit: count })}`,
+      );
       const { start, end, total } = result.location;
       const more =
         end < total

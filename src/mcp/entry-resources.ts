@@ -1,0 +1,146 @@
+import {
+  type CompleteResult,
+  ErrorCode,
+  type ListResourcesResult,
+  type ListResourceTemplatesResult,
+  McpError,
+  type ReadResourceResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { Entry } from '../core/entry.js';
+import { ScratchpadError } from '../core/errors.js';
+import { formatBytes } from '../core/format.js';
+import { errorPayload, formatError } from '../core/format-error.js';
+import type { SessionScratchpad } from '../scratchpad/session-scratchpad.js';
+import { decodeCursor, encodeCursor } from './entry-cursor.js';
+import { ENTRY_URI_SCHEME, entryUri, entryUriTemplate, parseEntryUri } from './entry-uri.js';
+
+/** Entries listed per `resources/list` page. */
+export const RESOURCE_PAGE_SIZE = 200;
+
+/** Names offered per completion. */
+const COMPLETION_LIMIT = 100;
+
+/**
+ * The entries of one session as MCP resources (`scratchpad://SESSION/NAME`, sliced with `?lines=`, `?head=`,
+ * `?tail=`, `?offset=&limit=`). Everything is confined to that session: a URI naming another session is not
+ * found, with the same answer whether that session exists or not, and lists and completions show only this one.
+ */
+export class EntryResources {
+  readonly #session: SessionScratchpad;
+  readonly #maxReplyContentBytes: number;
+
+  constructor(session: SessionScratchpad, options: { maxReplyContentBytes: number }) {
+    this.#session = session;
+    this.#maxReplyContentBytes = options.maxReplyContentBytes;
+  }
+
+  /** True for `scratchpad://` URIs: this class answers for them, whatever session they name. */
+  owns(uri: string): boolean {
+    return uri.startsWith(`${ENTRY_URI_SCHEME}://`);
+  }
+
+  /** One page of the session's entries, by name; the cursor names the last entry of the previous page. */
+  async list(cursor: string | undefined): Promise<ListResourcesResult> {
+    const after = cursor === undefined ? undefined : decodeCursor(cursor);
+    const entries = (await this.#session.list()).filter((entry) => after === undefined || entry.name > after);
+    const page = entries.slice(0, RESOURCE_PAGE_SIZE);
+    const last = page.at(-1);
+    return {
+      resources: page.map((entry) => this.#describe(entry)),
+      ...(entries.length > RESOURCE_PAGE_SIZE && last ? { nextCursor: encodeCursor(last.name) } : {}),
+    };
+  }
+
+  templates(): ListResourceTemplatesResult {
+    return {
+      resourceTemplates: [
+        {
+          uriTemplate: entryUriTemplate(this.#session.id),
+          name: 'scratchpad entry',
+          description:
+            'An entry of this session; add ?lines=A:B, ?head=N, ?tail=N or ?offset=N&limit=N to read a slice.',
+        },
+      ],
+    };
+  }
+
+  async read(uri: string): Promise<ReadResourceResult> {
+    try {
+      const { session, name, slice } = parseEntryUri(uri);
+      if (session !== this.#session.id) throw notFound(uri, this.#session.id);
+      const result = await this.#session
+        .read(name, slice, { maxBytes: this.#maxReplyContentBytes })
+        .catch((error) => {
+          throw withSliceHint(error, this.#session.id, name);
+        });
+      const mimeType = result.entry.mediaType.split(';')[0];
+      return {
+        contents: [
+          result.encoding === 'utf8'
+            ? { uri, mimeType, text: result.content }
+            : { uri, mimeType, blob: result.content },
+        ],
+      };
+    } catch (error) {
+      // Resource reads have no error result: a protocol error with our message and hint is the only channel.
+      // A missing resource and the caller's other mistakes are InvalidParams (SEP-2164, the SDK's own answer).
+      if (ScratchpadError.isInstance(error)) {
+        throw new McpError(
+          error.category === 'user' ? ErrorCode.InvalidParams : ErrorCode.InternalError,
+          formatError(error),
+          errorPayload(error),
+        );
+      }
+      throw error;
+    }
+  }
+
+  /** Completes the `name` variable of this session's template; undefined for any other reference. */
+  async complete(
+    ref: { type: string; uri?: string },
+    argument: { name: string; value: string },
+  ): Promise<CompleteResult | undefined> {
+    if (ref.type !== 'ref/resource' || ref.uri !== entryUriTemplate(this.#session.id)) return undefined;
+    if (argument.name !== 'name') return { completion: { values: [] } };
+    const names = (await this.#session.list({ prefix: argument.value })).map((entry) => entry.name);
+    return {
+      completion: {
+        values: names.slice(0, COMPLETION_LIMIT),
+        total: names.length,
+        hasMore: names.length > COMPLETION_LIMIT,
+      },
+    };
+  }
+
+  #describe(entry: Entry): ListResourcesResult['resources'][number] {
+    return {
+      uri: entryUri(this.#session.id, entry.name),
+      name: entry.name,
+      mimeType: entry.mediaType.split(';')[0],
+      size: entry.bytes,
+      description:
+        entry.kind === 'text'
+          ? `${entry.chars.toLocaleString('en-US')} chars, ${entry.lines.toLocaleString('en-US')} lines${entry.source ? `, from ${entry.source}` : ''}`
+          : `${formatBytes(entry.bytes)} binary${entry.source ? `, from ${entry.source}` : ''}`,
+    };
+  }
+}
+
+/** The same answer for any other session, whether it exists or not. */
+function notFound(uri: string, session: string): ScratchpadError {
+  return new ScratchpadError('ENTRY_NOT_FOUND', `Resource not found: ${uri}.`, {
+    hint: `This server serves one session; its entries are ${entryUriTemplate(session)} (see resources/list).`,
+  });
+}
+
+/** A too-large read's hint, as the URI of the slice that fits. */
+function withSliceHint(error: unknown, session: string, name: string): unknown {
+  if (!ScratchpadError.hasCode(error, 'CONTENT_TOO_LARGE') || typeof error.details.fit !== 'number')
+    return error;
+  const { start, fit, unit } = error.details as { start: number; fit: number; unit: string };
+  return new ScratchpadError('CONTENT_TOO_LARGE', error.message, {
+    hint: `Read it in slices of at most ${fit.toLocaleString('en-US')} ${unit}: ${entryUri(session, name)}?offset=${start}&limit=${fit}, then on from there.`,
+    details: error.details,
+    cause: error,
+  });
+}
