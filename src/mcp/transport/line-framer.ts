@@ -67,6 +67,9 @@ export class LineFramer {
       return;
     }
     if (this.#oversized) {
+      if (this.#head.length < EDGE_BYTES) {
+        this.#head = Buffer.concat([this.#head, piece.subarray(0, EDGE_BYTES - this.#head.length)]);
+      }
       const joined = piece.length >= EDGE_BYTES ? piece : Buffer.concat([this.#tail, piece]);
       this.#tail = Buffer.from(joined.subarray(Math.max(0, joined.length - EDGE_BYTES)));
       return;
