@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { builtCli } from './helpers/built-cli.js';
 
@@ -144,10 +144,15 @@ describe('scratchpad mcp over a real stdio pipe', () => {
     directories.push(home);
     const database = join(home, 'metnos.db');
     const metnos = await connect(['--db', database, 'mcp', '--preset', 'metnos']);
-    // Seed 000: the read tool exists only once something was stored.
+    // Seed 000: the read tool exists only once something was stored, announced with tools/list_changed.
+    expect(metnos.getServerCapabilities()?.tools?.listChanged).toBe(true);
     expect((await metnos.listTools()).tools).toEqual([]);
+    const changed = new Promise<void>((resolve) =>
+      metnos.setNotificationHandler(ToolListChangedNotificationSchema, async () => resolve()),
+    );
     const writer = await connect(['--db', database, 'mcp']);
     await writer.callTool({ name: 'scratchpad_write', arguments: { name: 'obs', content: 'stored' } });
+    await changed;
     const { tools } = await metnos.listTools();
     expect(tools).toHaveLength(1);
     expect(tools[0]).toMatchObject({
@@ -164,5 +169,51 @@ describe('scratchpad mcp over a real stdio pipe', () => {
     });
     expect(bad).toMatchObject({ isError: true });
     expect(text(bad)).toBe("invalid key '../x': use [A-Za-z0-9_-]+");
+  });
+
+  it('resolves {{scratchpad:NAME}} in tool arguments from its own session only, bounded', async () => {
+    const client = await connect([
+      '--store',
+      'memory:',
+      '--session',
+      'mine',
+      'mcp',
+      '--max-reply-bytes',
+      '100000',
+    ]);
+    const { instructions } = { instructions: client.getInstructions() ?? '' };
+    expect(instructions).toContain('{{scratchpad:NAME}}');
+    expect(instructions).not.toContain('{{stepN');
+    await client.callTool({ name: 'scratchpad_write', arguments: { name: 'plan', content: 'step one' } });
+    await client.callTool({
+      name: 'scratchpad_write',
+      arguments: { name: 'copy', content: 'plan: {{scratchpad:plan}}; literal \\{{scratchpad:plan}}' },
+    });
+    expect(text(await client.callTool({ name: 'scratchpad_read', arguments: { name: 'copy' } }))).toContain(
+      'plan: step one; literal {{scratchpad:plan}}',
+    );
+    const step = await client.callTool({
+      name: 'scratchpad_write',
+      arguments: { name: 'x', content: '{{step1.content}}' },
+    });
+    expect(text(step)).toContain('step references work only inside an agent turn');
+    const missing = await client.callTool({
+      name: 'scratchpad_write',
+      arguments: { name: 'x', content: '{{scratchpad:nope}}' },
+    });
+    expect(text(missing)).toMatch(
+      /^Error \(REFERENCE_UNRESOLVED\): Cannot resolve \{\{scratchpad:nope\}\}: there is no entry "nope"\. Entries: copy, plan\./,
+    );
+    await client.callTool({
+      name: 'scratchpad_write',
+      arguments: { name: 'big', content: 'x'.repeat(60_000) },
+    });
+    const tooBig = await client.callTool({
+      name: 'scratchpad_write',
+      arguments: { name: 'x', content: '{{scratchpad:big}}{{scratchpad:big}}' },
+    });
+    expect(text(tooBig)).toMatch(
+      /^Error \(CONTENT_TOO_LARGE\): The references in these arguments expand to more than/,
+    );
   });
 });

@@ -26,7 +26,7 @@ export interface McpServerOptions {
   version?: string;
   /** The reply limit of the transport (default 8 MiB): reads refuse slices that would not fit. */
   maxReplyBytes?: number;
-  /** Largest size the `{{scratchpad:NAME}}` references of one call may expand to (default 8 MiB). */
+  /** Largest size the `{{scratchpad:NAME}}` references of one call may expand to (default: the reply limit). */
   maxReferenceBytes?: number;
   /** How often to look for the session's first entry when the read tool waits for one (default 1 s). */
   presencePollMs?: number;
@@ -54,7 +54,7 @@ export function createMcpServer(options: McpServerOptions): Server {
     session,
     preset: options.preset,
     maxReplyContentBytes: replyContentBudget(maxReplyBytes),
-    maxReferenceBytes: options.maxReferenceBytes ?? DEFAULT_MAX_REPLY_BYTES,
+    maxReferenceBytes: options.maxReferenceBytes ?? maxReplyBytes,
     presence,
     log,
   });

@@ -57,7 +57,7 @@ export interface McpProxyOptions {
   policy?: OffloadPolicyOptions;
   /** The reply limit of the transport (default 8 MiB). */
   maxReplyBytes?: number;
-  /** Largest size the `{{scratchpad:NAME}}` references of one call may expand to (default 8 MiB). */
+  /** Largest size the `{{scratchpad:NAME}}` references of one call may expand to (default: the reply limit). */
   maxReferenceBytes?: number;
   /** Backoff between upstream restarts (default 250 ms doubling to 10 s). */
   backoff?: { initialMs?: number; maxMs?: number };
@@ -87,7 +87,7 @@ export async function startMcpProxy(options: McpProxyOptions): Promise<McpProxy>
   const session = options.scratchpad.session(options.session);
   const maxReplyBytes = options.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES;
   const budget = replyContentBudget(maxReplyBytes);
-  const maxReferenceBytes = options.maxReferenceBytes ?? DEFAULT_MAX_REPLY_BYTES;
+  const maxReferenceBytes = options.maxReferenceBytes ?? maxReplyBytes;
   const requestTimeoutMs = options.requestTimeoutMs ?? 10 * 60_000;
   const ownTools = new ScratchpadTools({
     session,
