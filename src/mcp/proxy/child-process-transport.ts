@@ -118,6 +118,12 @@ export class ChildProcessTransport implements Transport {
       }
       return;
     }
+    if ('id' in message && !('method' in message)) {
+      // The SDK dispatches notifications a microtask later but settles responses at once, so a progress
+      // notification read in the same chunk as its response would find its request gone. Responses wait a turn.
+      setImmediate(() => this.onmessage?.(message));
+      return;
+    }
     this.onmessage?.(message);
   }
 
