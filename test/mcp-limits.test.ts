@@ -3,31 +3,24 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtCli } from './helpers/built-cli.js';
+import { connectStdio, toolText } from './helpers/cli-client.js';
 
 let cli: string;
 let home: string;
 let client: Client;
-let stderr = '';
+let stderr: () => string;
 
 beforeAll(async () => {
   cli = builtCli();
   home = mkdtempSync(join(tmpdir(), 'scratchpad-limits-'));
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [cli, '--db', join(home, 'limits.db'), 'mcp'],
-    env: { ...process.env, XDG_DATA_HOME: home } as Record<string, string>,
-    stderr: 'pipe',
-  });
-  transport.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  client = new Client({ name: 'limits-test', version: '1.0.0' });
-  await client.connect(transport);
+  ({ client, stderr } = await connectStdio([cli, '--db', join(home, 'limits.db'), 'mcp'], {
+    ...process.env,
+    XDG_DATA_HOME: home,
+  }));
 }, 120_000);
 
 afterAll(async () => {
@@ -35,9 +28,7 @@ afterAll(async () => {
   rmSync(home, { recursive: true, force: true });
 });
 
-function text(result: Awaited<ReturnType<Client['callTool']>>): string {
-  return (result.content as Array<{ text: string }>).map((part) => part.text).join('');
-}
+const text = toolText;
 
 /** Deterministic text of `bytes` ASCII bytes, lines of 64 characters. */
 function content(bytes: number, seed: string): string {
@@ -70,7 +61,7 @@ describe('message sizes over stdio: no message ends the server', () => {
     const list = text(await client.callTool({ name: 'scratchpad_list', arguments: {} }));
     expect(list).toContain('keep');
     expect(list).not.toContain('huge-');
-    expect(stderr).toBe('');
+    expect(stderr()).toBe('');
   }, 60_000);
 
   it('refuses a 27 MB read before building it, naming the slice that fits, which then reads back exactly', async () => {

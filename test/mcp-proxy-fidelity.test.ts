@@ -2,14 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   LoggingMessageNotificationSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtCli } from './helpers/built-cli.js';
+import { connectStdio, toolText } from './helpers/cli-client.js';
 
 const fixture = fileURLToPath(new URL('./fixtures/fidelity-server.mjs', import.meta.url));
 const everything = fileURLToPath(
@@ -29,45 +29,34 @@ afterAll(async () => {
 });
 
 async function proxy(upstream: string[], database: string, extra: string[] = []): Promise<Client> {
-  const client = new Client({ name: 'fidelity-test', version: '1.0.0' });
-  await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [
-        cli,
-        '--db',
-        join(home, database),
-        '--session',
-        'proxied',
-        'proxy',
-        ...extra,
-        '--',
-        process.execPath,
-        ...upstream,
-      ],
-      env: { ...process.env, XDG_DATA_HOME: home } as Record<string, string>,
-      stderr: 'pipe',
-    }),
+  const { client } = await connectStdio(
+    [
+      cli,
+      '--db',
+      join(home, database),
+      '--session',
+      'proxied',
+      'proxy',
+      ...extra,
+      '--',
+      process.execPath,
+      ...upstream,
+    ],
+    { ...process.env, XDG_DATA_HOME: home },
   );
   clients.push(client);
   return client;
 }
 
 async function direct(upstream: string[]): Promise<Client> {
-  const client = new Client({ name: 'direct', version: '1.0.0' });
-  await client.connect(
-    new StdioClientTransport({ command: process.execPath, args: upstream, stderr: 'pipe' }),
-  );
+  const { client } = await connectStdio(upstream);
   clients.push(client);
   return client;
 }
 
 type Block = { type: string; text?: string; [key: string]: unknown };
 const blocks = (result: Awaited<ReturnType<Client['callTool']>>) => result.content as Block[];
-const text = (result: Awaited<ReturnType<Client['callTool']>>) =>
-  blocks(result)
-    .map((block) => block.text ?? '')
-    .join('');
+const text = toolText;
 
 describe('scratchpad proxy forwards everything it does not change (own fixture)', () => {
   let client: Client;

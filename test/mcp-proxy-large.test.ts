@@ -2,10 +2,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtCli } from './helpers/built-cli.js';
+import { connectStdio, toolText } from './helpers/cli-client.js';
 
 const filesystemServer = fileURLToPath(
   new URL('../node_modules/@modelcontextprotocol/server-filesystem/dist/index.js', import.meta.url),
@@ -41,26 +41,21 @@ beforeAll(async () => {
   files = join(home, 'files');
   mkdirSync(files);
   writeFileSync(join(files, 'tiny.txt'), 'eighteen bytes ok\n');
-  client = new Client({ name: 'large-test', version: '1.0.0' });
-  await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [
-        cli,
-        '--db',
-        join(home, 'large.db'),
-        '--session',
-        'big',
-        'proxy',
-        '--',
-        process.execPath,
-        filesystemServer,
-        files,
-      ],
-      env: { ...process.env, XDG_DATA_HOME: home } as Record<string, string>,
-      stderr: 'pipe',
-    }),
-  );
+  ({ client } = await connectStdio(
+    [
+      cli,
+      '--db',
+      join(home, 'large.db'),
+      '--session',
+      'big',
+      'proxy',
+      '--',
+      process.execPath,
+      filesystemServer,
+      files,
+    ],
+    { ...process.env, XDG_DATA_HOME: home },
+  ));
 }, 120_000);
 
 afterAll(async () => {
@@ -68,9 +63,7 @@ afterAll(async () => {
   rmSync(home, { recursive: true, force: true });
 });
 
-function text(result: Awaited<ReturnType<Client['callTool']>>): string {
-  return (result.content as Array<{ text?: string }>).map((part) => part.text ?? '').join('');
-}
+const text = toolText;
 
 describe('scratchpad proxy in front of @modelcontextprotocol/server-filesystem', () => {
   it.each(SIZES)(

@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtCli } from './helpers/built-cli.js';
+import { connectStdio, toolText } from './helpers/cli-client.js';
 
 const upstream = fileURLToPath(new URL('./fixtures/upstream-server.mjs', import.meta.url));
 let cli: string;
@@ -15,36 +15,29 @@ let client: Client;
 beforeAll(async () => {
   cli = builtCli();
   home = mkdtempSync(join(tmpdir(), 'scratchpad-proxy-'));
-  client = new Client({ name: 'proxy-test', version: '1.0.0' });
-  await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [
-        cli,
-        '--db',
-        join(home, 'proxy.db'),
-        '--session',
-        'proxied',
-        'proxy',
-        '--threshold',
-        '2000',
-        '--',
-        process.execPath,
-        upstream,
-      ],
-      env: { ...process.env, XDG_DATA_HOME: home } as Record<string, string>,
-      stderr: 'pipe',
-    }),
-  );
+  ({ client } = await connectStdio(
+    [
+      cli,
+      '--db',
+      join(home, 'proxy.db'),
+      '--session',
+      'proxied',
+      'proxy',
+      '--threshold',
+      '2000',
+      '--',
+      process.execPath,
+      upstream,
+    ],
+    { ...process.env, XDG_DATA_HOME: home },
+  ));
 }, 120_000);
 afterAll(async () => {
   await client?.close();
   rmSync(home, { recursive: true, force: true });
 });
 
-function text(result: Awaited<ReturnType<Client['callTool']>>): string {
-  return (result.content as Array<{ text: string }>).map((part) => part.text).join('');
-}
+const text = toolText;
 
 describe('scratchpad proxy in front of a real upstream MCP server', () => {
   it('serves the upstream tools with the scratchpad parameter, next to the scratchpad tools', async () => {

@@ -58,7 +58,10 @@ export class ScratchpadTools {
   /** Runs one of the preset's tools on raw client arguments. */
   async call(name: string, args: unknown, signal?: AbortSignal): Promise<CallToolResult> {
     const tool = this.#config.preset.tools.find((candidate) => candidate.name === name);
-    if (!tool) return errorResult(`There is no scratchpad tool "${name}".`);
+    if (!tool) {
+      const available = this.#config.preset.tools.map((item) => item.name).join(', ');
+      return errorResult(`There is no scratchpad tool "${name}". Available tools: ${available}.`);
+    }
     try {
       const input = await resolveArguments(args, this.#config.session, this.#config.maxReferenceBytes);
       const output = await runTool(tool, input, {

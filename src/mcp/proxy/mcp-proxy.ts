@@ -1,5 +1,7 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
   CallToolRequestSchema,
   type CallToolResult,
@@ -39,7 +41,7 @@ import { errorResult, resolveArguments, ScratchpadTools } from '../scratchpad-to
 import { serverInstructions } from '../server-instructions.js';
 import { DEFAULT_MAX_REPLY_BYTES } from '../transport/message-limits.js';
 import { forwardToolResult } from './forward-result.js';
-import { mergedPage } from './proxy-cursor.js';
+import { mergedPage, type Page } from './proxy-cursor.js';
 import { storeLargeResource } from './store-large-resource.js';
 import { OutputSchemaValidator } from './structured-preview.js';
 import { UpstreamConnection } from './upstream-connection.js';
@@ -258,6 +260,18 @@ export async function startMcpProxy(options: McpProxyOptions): Promise<McpProxy>
     }
   });
 
+  /** The upstream side of a merged list, when the upstream serves resources. */
+  const upstreamPages = <T>(
+    signal: AbortSignal,
+    list: (client: Client, params: { cursor?: string }, options: RequestOptions) => Promise<Page<T>>,
+  ) =>
+    upstreamCapabilities.resources
+      ? (cursor: string | undefined) =>
+          forwarded(() =>
+            upstream.request((client) => list(client, cursor ? { cursor } : {}, requestOptions(signal))),
+          )
+      : undefined;
+
   server.setRequestHandler(ListResourcesRequestSchema, async (request, extra) => {
     const page = await mergedPage(
       request.params?.cursor,
@@ -265,16 +279,10 @@ export async function startMcpProxy(options: McpProxyOptions): Promise<McpProxy>
         const own = await resources.list(cursor);
         return { items: own.resources, nextCursor: own.nextCursor };
       },
-      upstreamCapabilities.resources
-        ? async (cursor) => {
-            const theirs = await forwarded(() =>
-              upstream.request((client) =>
-                client.listResources(cursor ? { cursor } : {}, requestOptions(extra.signal)),
-              ),
-            );
-            return { items: theirs.resources, nextCursor: theirs.nextCursor };
-          }
-        : undefined,
+      upstreamPages(extra.signal, async (client, params, options) => {
+        const theirs = await client.listResources(params, options);
+        return { items: theirs.resources, nextCursor: theirs.nextCursor };
+      }),
     ).catch(toMcpError);
     return { resources: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
   });
@@ -283,16 +291,10 @@ export async function startMcpProxy(options: McpProxyOptions): Promise<McpProxy>
     const page = await mergedPage(
       request.params?.cursor,
       async () => ({ items: resources.templates().resourceTemplates }),
-      upstreamCapabilities.resources
-        ? async (cursor) => {
-            const theirs = await forwarded(() =>
-              upstream.request((client) =>
-                client.listResourceTemplates(cursor ? { cursor } : {}, requestOptions(extra.signal)),
-              ),
-            );
-            return { items: theirs.resourceTemplates, nextCursor: theirs.nextCursor };
-          }
-        : undefined,
+      upstreamPages(extra.signal, async (client, params, options) => {
+        const theirs = await client.listResourceTemplates(params, options);
+        return { items: theirs.resourceTemplates, nextCursor: theirs.nextCursor };
+      }),
     ).catch(toMcpError);
     return { resourceTemplates: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
   });
