@@ -29,6 +29,7 @@ export type ScratchpadErrorCode =
   | 'PROVIDER_ERROR'
   | 'UPSTREAM_UNAVAILABLE'
   | 'EXECUTOR_INVALID'
+  | 'INSIDE_SANDBOX'
   | 'CONFIG_INVALID';
 
 /** Whose fault: the caller's input, our system, or a third party we talk to. */
@@ -57,6 +58,7 @@ const CATEGORY: Record<ScratchpadErrorCode, ErrorCategory> = {
   PROVIDER_ERROR: 'third-party',
   UPSTREAM_UNAVAILABLE: 'third-party',
   EXECUTOR_INVALID: 'system',
+  INSIDE_SANDBOX: 'user',
   CONFIG_INVALID: 'user',
 };
 

@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { ScratchpadError } from '../core/errors.js';
 import type { StoreDriver } from './driver.js';
+import { parseStoreUrl } from './parse-store-url.js';
 
 /** Where the default SQLite file lives: `$XDG_DATA_HOME/scratchpad/scratchpad.db`. */
 export function defaultDatabasePath(env: NodeJS.ProcessEnv = process.env): string {
@@ -28,29 +28,19 @@ export async function openStore(
   url: string | undefined,
   options: { now?: () => number } = {},
 ): Promise<StoreDriver> {
-  const target = url && url.length > 0 ? url : `sqlite:${defaultDatabasePath()}`;
-  if (target === 'memory:' || target === 'memory') {
+  const location = parseStoreUrl(url && url.length > 0 ? url : `sqlite:${defaultDatabasePath()}`);
+  if (location.kind === 'memory') {
     const { createMemoryDriver } = await import('./memory/index.js');
     return createMemoryDriver(options);
   }
-  if (target.startsWith('postgres://') || target.startsWith('postgresql://')) {
+  if (location.kind === 'postgres') {
     const { createPostgresDriver } = await import('./postgres/index.js');
-    return createPostgresDriver({ connectionString: target, ...options });
+    return createPostgresDriver({ connectionString: location.connectionString, ...options });
   }
-  if (target.startsWith('fs:')) {
-    const root = target.slice(3);
-    if (root.length === 0) throw invalidUrl(target);
+  if (location.kind === 'fs') {
     const { createFsDriver } = await import('./fs/index.js');
-    return createFsDriver({ root, ...options });
+    return createFsDriver({ root: location.root, ...options });
   }
-  const path = target.startsWith('sqlite:') ? target.slice('sqlite:'.length) : target;
-  if (path.length === 0 || /^[a-z][a-z0-9+.-]*:\/\//i.test(path)) throw invalidUrl(target);
   const { createSqliteDriver } = await import('./sqlite/index.js');
-  return createSqliteDriver({ path, ...options });
-}
-
-function invalidUrl(url: string): ScratchpadError {
-  return new ScratchpadError('INVALID_ARGUMENT', `Unknown store ${JSON.stringify(url)}.`, {
-    hint: 'Use sqlite:PATH, fs:DIR, postgres://USER@HOST/DB or memory:.',
-  });
+  return createSqliteDriver({ path: location.path, ...options });
 }

@@ -30,6 +30,10 @@ export function registerRunCommand(program: Command, context: CliContext): void 
         .default('default'),
     )
     .option('--think', 'let the model think (Ollama `think`)')
+    .option(
+      '--no-sandbox',
+      'run executors without the operating-system sandbox (bubblewrap): they can then read and change anything you can',
+    )
     .action(
       async (
         query: string,
@@ -41,6 +45,7 @@ export function registerRunCommand(program: Command, context: CliContext): void 
           executors?: string[];
           style: 'default' | 'metnos';
           think?: boolean;
+          sandbox: boolean;
         },
       ) => {
         const { runQuery } = await import('../../runtime/planner/run-query.js');
@@ -49,6 +54,7 @@ export function registerRunCommand(program: Command, context: CliContext): void 
           query,
           tier: flags.tier,
           scratchpad,
+          store: context.storeUrl(),
           session: context.options.session,
           scratchpadStyle: flags.style,
           env: context.env,
@@ -57,7 +63,10 @@ export function registerRunCommand(program: Command, context: CliContext): void 
           ...(flags.config ? { configPath: flags.config } : {}),
           ...(flags.executors ? { executorDirs: flags.executors } : {}),
           ...(flags.think ? { think: true } : {}),
+          ...(flags.sandbox ? {} : { sandbox: false }),
         });
+        if (result.sandbox.status !== 'bubblewrap')
+          context.stderr.write(`scratchpad run: ${result.sandbox.description}\n`);
         if (context.options.json) {
           context.print('', { ...result.record, log_file: result.logFile ?? null });
         } else {

@@ -46,6 +46,7 @@ describe('loadRuntimeConfig', () => {
       capSteps: 5,
       capSameExecutor: 2,
       llm: { fast: { provider: 'ollama', model: 'qwen3:8b', think: false } },
+      sandbox: { enabled: true, writeRoots: [], hide: [], network: [] },
       raw: {},
     });
     expect(resolveTier(config, 'wise')).toMatchObject({
@@ -186,6 +187,38 @@ critical_capabilities = ["code:exec"]
       loadRuntimeConfig({ env: await writeConfig('[runtime.llm.fast]\napi_key = "sk"\n') }),
     );
     expect(apiKey.hint).toContain('api_key_env');
+  });
+
+  it('reads [runtime.sandbox] and names the line of a bad value', async () => {
+    const env = await writeConfig(`
+[runtime.sandbox]
+enabled = false
+bwrap = "/opt/bin/bwrap"
+write_roots = ["~/projects/site", "/srv/data"]
+hide = ["~/.config/op"]
+network = ["shell_exec"]
+`);
+    expect((await loadRuntimeConfig({ env })).sandbox).toEqual({
+      enabled: false,
+      bwrapPath: '/opt/bin/bwrap',
+      writeRoots: ['~/projects/site', '/srv/data'],
+      hide: ['~/.config/op'],
+      network: ['shell_exec'],
+    });
+    const cases: Array<[string, RegExp]> = [
+      ['[runtime.sandbox]\nenabled = "no"\n', /:2: enabled must be true or false/],
+      ['[runtime.sandbox]\nwrite_roots = ["projects"]\n', /:2: write_roots must be a list of absolute paths/],
+      ['[runtime.sandbox]\nhide = "~/.x"\n', /:2: hide must be a list/],
+      ['[runtime.sandbox]\nbwrap = "bwrap"\n', /:2: bwrap must be an absolute path/],
+      ['[runtime.sandbox]\nnetwork = [1]\n', /:2: network must be a list of executor names/],
+      ['[runtime.sandbox]\nwrite = ["/x"]\n', /:2: unknown key write in \[runtime.sandbox\]/],
+      ['[runtime]\nsandbox = 1\n', /:2: runtime.sandbox must be a table/],
+    ];
+    for (const [text, pattern] of cases) {
+      const error = await failure(loadRuntimeConfig({ env: await writeConfig(text) }));
+      expect(error.code, text).toBe('CONFIG_INVALID');
+      expect(error.message, text).toMatch(pattern);
+    }
   });
 
   it('requires a file named explicitly (argument or SCRATCHPAD_CONFIG) to exist', async () => {

@@ -1,5 +1,6 @@
 import { parse, TomlError } from 'smol-toml';
 import { ScratchpadError } from '../../core/errors.js';
+import { parseSandboxSettings } from './parse-sandbox-settings.js';
 import {
   DEFAULT_FAST_TIER,
   DEFAULT_MODELS,
@@ -27,8 +28,9 @@ const TIER_KEYS = [
 const MODES: readonly RuntimeMode[] = ['local', 'online', 'hybrid'];
 
 /**
- * Parses the runtime's `config.toml`. Reads `[runtime]` (`mode`, `cap_steps`, `cap_same_executor`) and the
- * `[runtime.llm.fast|middle|wise]` sections; other keys and sections are kept in `raw` for other components.
+ * Parses the runtime's `config.toml`. Reads `[runtime]` (`mode`, `cap_steps`, `cap_same_executor`), the
+ * `[runtime.llm.fast|middle|wise]` sections and `[runtime.sandbox]`; other keys and sections are kept in `raw`
+ * for other components.
  * Invalid TOML, an unknown provider, tier or tier key, or a value of the wrong type is a `CONFIG_INVALID` that
  * names the file and line. A missing `fast` section gets the default (Ollama `qwen3:8b`, think off).
  */
@@ -92,6 +94,7 @@ export function parseRuntimeConfig(text: string, path: string): RuntimeConfig {
       ...(tiers.middle ? { middle: tiers.middle } : {}),
       ...(tiers.wise ? { wise: tiers.wise } : {}),
     },
+    sandbox: parseSandboxSettings(runtime.sandbox, text, path),
     raw,
   };
 }

@@ -1,3 +1,5 @@
+import { defaultSandboxSettings, type SandboxSettings } from '../sandbox/sandbox-settings.js';
+
 /** The three model pointers of the runtime (seed 002): fast & furious, middle & trustable, slow & wise. */
 export type Tier = 'fast' | 'middle' | 'wise';
 
@@ -48,6 +50,8 @@ export interface RuntimeConfig {
   capSameExecutor: number;
   /** The configured tiers; `fast` always exists, missing higher tiers alias down (see `resolveTier`). */
   llm: { fast: TierSettings } & Partial<Record<'middle' | 'wise', TierSettings>>;
+  /** `[runtime.sandbox]`: the operating-system sandbox around executor calls. */
+  sandbox: SandboxSettings;
   /** The whole parsed file, for the sections other components read (`[runtime.hybrid]`, …). */
   raw: Record<string, unknown>;
 }
@@ -69,5 +73,11 @@ export const RUNTIME_DEFAULTS = { mode: 'local', capSteps: 5, capSameExecutor: 2
 
 /** The configuration used when there is no config file. */
 export function defaultRuntimeConfig(): RuntimeConfig {
-  return { path: undefined, ...RUNTIME_DEFAULTS, llm: { fast: { ...DEFAULT_FAST_TIER } }, raw: {} };
+  return {
+    path: undefined,
+    ...RUNTIME_DEFAULTS,
+    llm: { fast: { ...DEFAULT_FAST_TIER } },
+    sandbox: defaultSandboxSettings(),
+    raw: {},
+  };
 }

@@ -3,7 +3,12 @@
  * the shipped executors, and the subprocess runner.
  */
 export { canonicalJson } from './canonical-json.js';
-export { type CodeDigestResult, computeCodeDigest } from './code-digest.js';
+export {
+  type CodeDigestOptions,
+  type CodeDigestResult,
+  computeCodeDigest,
+  type DigestedFile,
+} from './code-digest.js';
 export { type Executor, toExecutor } from './executor.js';
 export { EXECUTOR_ENVIRONMENT_ALLOWLIST, scrubEnvironment } from './executor-environment.js';
 export {
@@ -38,12 +43,12 @@ export {
   loadCatalog,
 } from './load-catalog.js';
 export { type ReadManifestResult, readManifest } from './read-manifest.js';
+export { resolveEntry } from './resolve-entry.js';
 export {
   DEFAULT_EXECUTOR_MAX_OUTPUT_BYTES,
   DEFAULT_EXECUTOR_TIMEOUT_MS,
   type ExecutorRun,
   type RunExecutorOptions,
-  resolveEntry,
   runExecutor,
   runExecutorDetailed,
 } from './run-executor.js';
@@ -66,6 +71,7 @@ export {
   trustedKeyFromPem,
 } from './signing-key.js';
 export { SIGNING_DOMAIN, signingPayload } from './signing-payload.js';
+export { STAGED_CODE_FOLDER, type StageExecutorResult, stageExecutor } from './stage-executor.js';
 export { type VerifyExecutorResult, verifyExecutor } from './verify-executor.js';
 export {
   defaultExecutorsDir,

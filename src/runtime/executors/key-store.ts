@@ -2,6 +2,7 @@ import { createPrivateKey, createPublicKey, randomBytes } from 'node:crypto';
 import { link, mkdir, readdir, readFile, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ScratchpadError } from '../../core/errors.js';
+import { assertOutsideSandbox } from '../sandbox/assert-outside-sandbox.js';
 import {
   generateSigningKey,
   keyIdOf,
@@ -25,13 +26,15 @@ export interface SaveSigningKeyOptions {
  * Writes a signing key into `keyDir` (created with mode 0700): the private key as `<name>.key` with mode 0600,
  * the public key as `<name>.pub`. Every `*.pub` in the folder is trusted by {@link loadTrustedKeys}.
  * The private key appears atomically (written aside, then hard-linked into place), so two processes creating a
- * key at once never see a half-written file. Throws `ENTRY_EXISTS` when a key is already there.
+ * key at once never see a half-written file. Throws `ENTRY_EXISTS` when a key is already there, `INSIDE_SANDBOX`
+ * inside a Scratchpad sandbox.
  */
 export async function saveSigningKey(
   keyDir: string,
   key: SigningKey,
   options: SaveSigningKeyOptions = {},
 ): Promise<void> {
+  assertOutsideSandbox('create a signing key');
   const name = options.name ?? LOCAL_KEY_NAME;
   await mkdir(keyDir, { recursive: true, mode: 0o700 });
   const privatePath = join(keyDir, `${name}.key`);

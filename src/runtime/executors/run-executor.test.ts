@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { computeCodeDigest } from './code-digest.js';
 import { type Executor, toExecutor } from './executor.js';
 import { runExecutor, runExecutorDetailed } from './run-executor.js';
 
@@ -15,7 +16,7 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-/** An executor whose index.mjs is `code`; the runner does not verify signatures, the loader does. */
+/** An executor whose index.mjs is `code`, with the digest of that code (the loader checks signatures). */
 async function scriptExecutor(
   name: string,
   code: string,
@@ -33,7 +34,9 @@ async function scriptExecutor(
     entry: ['node', './index.mjs'],
     limits,
   };
-  return toExecutor(manifest, dir, '0'.repeat(16), `sha256:${'0'.repeat(64)}`);
+  const digest = await computeCodeDigest(dir);
+  if (!digest.ok) throw new Error(digest.reason);
+  return toExecutor(manifest, dir, '0'.repeat(16), digest.digest);
 }
 
 const READ_ARGS = `let text = ''; for await (const chunk of process.stdin) text += chunk; const args = JSON.parse(text);`;

@@ -1,8 +1,11 @@
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
+import { createNoSandbox } from '../sandbox/no-sandbox.js';
+import type { Sandbox, SandboxPlan, SandboxStatus } from '../sandbox/sandbox.js';
 import type { Executor } from './executor.js';
 import { scrubEnvironment } from './executor-environment.js';
 import { type ExecutorOutcome, parseExecutorOutput } from './executor-outcome.js';
+import { stageExecutor } from './stage-executor.js';
 import type { EnvironmentVariables } from './xdg-dirs.js';
 
 /** Default wall-clock budget of one run when neither the options nor the manifest set one. */
@@ -28,6 +31,10 @@ export interface RunExecutorOptions {
   parentEnv?: EnvironmentVariables;
   /** Variables granted explicitly, added after scrubbing (e.g. one API key for one executor). */
   env?: Readonly<Record<string, string>>;
+  /** The operating-system boundary of the call (`createSandbox`); default none (`status: 'off'`). */
+  sandbox?: Sandbox;
+  /** Where each call's verified copy of the code is staged; default the OS temporary folder. */
+  stagingRoot?: string;
   signal?: AbortSignal;
 }
 
@@ -44,14 +51,25 @@ export interface ExecutorRun {
   durationMs: number;
   /** The first 16 KiB of stderr. */
   stderr: string;
+  /** How the call was isolated (absent when a custom `execute` ran it). */
+  sandbox?: SandboxStatus;
+  /** Whether the call could reach the network. */
+  network?: boolean;
+  /**
+   * Set when nothing was started: `tampered` (the code no longer has the verified digest) or `sandbox` (no
+   * sandbox and no opt-out). The outcome says why.
+   */
+  refused?: 'tampered' | 'sandbox';
 }
 
 /**
- * Runs `executor` as a subprocess in its own process group: its arguments go to stdin as one JSON object, its
- * stdout must be one JSON object `{ok, content?, metadata?, error?}`. The environment is scrubbed to an allowlist.
- * A crash, non-JSON stdout, a timeout, an output over the cap or an abort becomes `{ok: false, error}` with the
- * stderr excerpt: this function does not throw for anything the executor does. When the executor exits, whatever
- * it left running in its process group is killed too.
+ * Runs `executor` as a subprocess in its own process group, from a private verified copy of its code, inside
+ * `options.sandbox` when given: its arguments go to stdin as one JSON object, its stdout must be one JSON object
+ * `{ok, content?, metadata?, error?}`. The environment is scrubbed to an allowlist. Code that changed since it was
+ * verified, or a sandbox that cannot run the call, is refused before anything starts. A crash, non-JSON stdout, a
+ * timeout, an output over the cap or an abort becomes `{ok: false, error}` with the stderr excerpt: this function
+ * does not throw for anything the executor does. When the executor exits, whatever it left running in its process
+ * group is killed too.
  */
 export async function runExecutor(
   executor: Executor,
@@ -61,17 +79,65 @@ export async function runExecutor(
   return (await runExecutorDetailed(executor, args, options)).outcome;
 }
 
-/** {@link runExecutor} with the run's facts (exit code, signal, timing, stderr) for logs and diagnostics. */
-export function runExecutorDetailed(
+/** {@link runExecutor} with the run's facts (exit code, signal, timing, stderr, sandbox) for logs. */
+export async function runExecutorDetailed(
   executor: Executor,
   args: unknown,
   options: RunExecutorOptions = {},
 ): Promise<ExecutorRun> {
+  const started = performance.now();
+  const sandbox = options.sandbox ?? createNoSandbox();
+  const refused = (refusal: 'tampered' | 'sandbox', reason: string): ExecutorRun => ({
+    outcome: { ok: false, error: reason },
+    exitCode: null,
+    exitSignal: null,
+    timedOut: false,
+    outputCapped: false,
+    aborted: false,
+    durationMs: performance.now() - started,
+    stderr: '',
+    sandbox: sandbox.status,
+    network: false,
+    refused: refusal,
+  });
+  const staged = await stageExecutor(executor, options.stagingRoot);
+  if (!staged.ok) return refused('tampered', staged.reason);
+  try {
+    const plan = await sandbox
+      .plan({
+        name: executor.name,
+        capabilities: executor.capabilities,
+        entry: executor.entry,
+        stagingDir: staged.stagingDir,
+        codeDir: staged.codeDir,
+        cwd: options.cwd ?? process.cwd(),
+        env: scrubEnvironment(options.parentEnv ?? process.env, options.env),
+      })
+      .catch(
+        (error: unknown): SandboxPlan => ({
+          ok: false,
+          reason: `Refused: ${executor.name} was not run: its sandbox could not be prepared (${(error as Error).message}).`,
+        }),
+      );
+    if (!plan.ok) return refused('sandbox', plan.reason);
+    const run = await spawnExecutor(executor, args, plan, options, started);
+    return { ...run, sandbox: sandbox.status, network: plan.network };
+  } finally {
+    await rm(staged.stagingDir, { recursive: true, force: true });
+  }
+}
+
+/** Spawns a planned call and collects its outcome under the timeout and output cap. */
+function spawnExecutor(
+  executor: Executor,
+  args: unknown,
+  plan: Extract<SandboxPlan, { ok: true }>,
+  options: RunExecutorOptions,
+  started: number,
+): Promise<ExecutorRun> {
   const timeoutMs = options.timeoutMs ?? executor.limits.timeout_ms ?? DEFAULT_EXECUTOR_TIMEOUT_MS;
   const maxOutputBytes =
     options.maxOutputBytes ?? executor.limits.max_output_bytes ?? DEFAULT_EXECUTOR_MAX_OUTPUT_BYTES;
-  const [command, ...commandArgs] = resolveEntry(executor);
-  const started = performance.now();
   return new Promise<ExecutorRun>((resolvePromise) => {
     const stdoutChunks: Buffer[] = [];
     let stdoutBytes = 0;
@@ -84,9 +150,9 @@ export function runExecutorDetailed(
     let exitSignal: string | null = null;
     let settled = false;
 
-    const child = spawn(command!, commandArgs, {
-      cwd: options.cwd ?? process.cwd(),
-      env: scrubEnvironment(options.parentEnv ?? process.env, options.env),
+    const child = spawn(plan.command, plan.args, {
+      cwd: plan.cwd,
+      env: plan.env,
       detached: true,
       stdio: ['pipe', 'pipe', 'pipe'],
     });
@@ -185,15 +251,6 @@ export function runExecutorDetailed(
         error: `invalid output${status}: expected one JSON object {ok, content?, metadata?, error?}, got ${stdoutExcerpt}; ${stderrPart}`,
       };
     }
-  });
-}
-
-/** The argv to spawn: `node` becomes this Node binary, `./x` becomes a path inside the executor folder. */
-export function resolveEntry(executor: Pick<Executor, 'entry' | 'dir'>): string[] {
-  return executor.entry.map((word, index) => {
-    if (index === 0 && word === 'node') return process.execPath;
-    if (word.startsWith('./')) return join(executor.dir, word);
-    return word;
   });
 }
 

@@ -2,6 +2,7 @@ import { createPrivateKey, randomBytes, sign } from 'node:crypto';
 import { rename, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { ScratchpadError } from '../../core/errors.js';
+import { assertOutsideSandbox } from '../sandbox/assert-outside-sandbox.js';
 import { computeCodeDigest } from './code-digest.js';
 import { type ExecutorManifest, MANIFEST_FILE, unsignedManifest } from './executor-manifest.js';
 import { readManifest } from './read-manifest.js';
@@ -20,9 +21,10 @@ export interface SignExecutorResult {
  * Signs the executor in `dir`: digests its code, signs manifest + digest with `key` (ed25519) and writes the
  * signature block into `manifest.json` (atomically, replacing any previous signature). Sign only code you have
  * read: a signature is what makes the loader run it. Throws `EXECUTOR_INVALID` when the folder is not a valid
- * executor (the message says why).
+ * executor (the message says why), `INSIDE_SANDBOX` inside a Scratchpad sandbox.
  */
 export async function signExecutor(dir: string, key: SigningKey): Promise<SignExecutorResult> {
+  assertOutsideSandbox('sign an executor');
   const folder = resolve(dir);
   const read = await readManifest(folder);
   if (!read.ok) throw invalid(folder, read.reason);

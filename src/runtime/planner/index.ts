@@ -2,7 +2,7 @@
 export { ArgumentValidator } from './argument-validator.js';
 export { actionTarget, DUPLICATE_GUARDED_EXECUTORS, findDuplicateStep } from './duplicate-read-guard.js';
 export { type PlannerPromptOptions, plannerSystemPrompt } from './planner-prompt.js';
-export { type RunQueryOptions, runQuery } from './run-query.js';
+export { type RunQueryOptions, type RunQueryResult, runQuery } from './run-query.js';
 export { RUNTIME_OFFLOAD_THRESHOLD, type RunTurnOptions, runTurn, type TurnResult } from './run-turn.js';
 export { appendTurnLog, turnLogFile } from './turn-log.js';
 export type { FinalKind, StepOutcome, StepRecordLog, TurnLogRecord } from './turn-record.js';

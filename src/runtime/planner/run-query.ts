@@ -1,10 +1,15 @@
+import { resolve } from 'node:path';
 import { createScratchpad, type Scratchpad } from '../../scratchpad/scratchpad.js';
-import { openStore } from '../../stores/open-store.js';
+import { defaultDatabasePath, openStore } from '../../stores/open-store.js';
+import { localStorePaths, parseStoreUrl } from '../../stores/parse-store-url.js';
 import { loadRuntimeConfig } from '../config/load-runtime-config.js';
 import { type ModelOverrides, resolveModel } from '../config/resolve-model.js';
 import type { Tier } from '../config/runtime-config.js';
 import { loadCatalog } from '../executors/load-catalog.js';
 import { ensureShippedExecutors } from '../executors/shipped-executors.js';
+import { scratchpadConfigDir, scratchpadDataDir } from '../executors/xdg-dirs.js';
+import { createSandbox } from '../sandbox/create-sandbox.js';
+import type { Sandbox } from '../sandbox/sandbox.js';
 import { createVaglio } from '../vaglio/vaglio.js';
 import { type RunTurnOptions, runTurn, type TurnResult } from './run-turn.js';
 
@@ -16,9 +21,19 @@ export interface RunQueryOptions extends ModelOverrides {
   configPath?: string;
   /** More executor folders to load after the shipped ones (each signed by a trusted key). */
   executorDirs?: string[];
-  /** The scratchpad to use (default: the store named by `store`, else the default SQLite file). */
+  /**
+   * The scratchpad to use (default: the store named by `store`, else the default SQLite file). `store` also names
+   * the files the sandbox hides from executors when `scratchpad` is passed.
+   */
   scratchpad?: Scratchpad;
   store?: string;
+  /**
+   * `false` runs executors without the operating-system sandbox (`--no-sandbox`); default: the config file's
+   * `[runtime.sandbox] enabled`, else on.
+   */
+  sandbox?: boolean;
+  /** The working directory (a write root of the sandbox); default `process.cwd()`. */
+  cwd?: string;
   session?: string;
   scratchpadStyle?: RunTurnOptions['scratchpadStyle'];
   think?: boolean;
@@ -27,13 +42,18 @@ export interface RunQueryOptions extends ModelOverrides {
   signal?: AbortSignal;
 }
 
+/** What {@link runQuery} returns: the turn, and the sandbox its executors ran in. */
+export interface RunQueryResult extends TurnResult {
+  sandbox: Pick<Sandbox, 'status' | 'description'>;
+}
+
 /**
  * One turn from a query, the way `scratchpad run` does it: reads the config, builds the model for the tier,
- * installs and signs the shipped executors on first use, loads and verifies the catalog, and runs the turn.
- * An invalid config file throws `CONFIG_INVALID` (nothing has run yet); every failure after that ends the turn
- * with a structured result.
+ * installs and signs the shipped executors on first use, loads and verifies the catalog, sets up the sandbox
+ * (bubblewrap; every executor call runs in it) and runs the turn. An invalid config file or a refused write root
+ * throws `CONFIG_INVALID` (nothing has run yet); every failure after that ends the turn with a structured result.
  */
-export async function runQuery(options: RunQueryOptions): Promise<TurnResult> {
+export async function runQuery(options: RunQueryOptions): Promise<RunQueryResult> {
   const env = options.env ?? process.env;
   const config = await loadRuntimeConfig({
     ...(options.configPath ? { path: options.configPath } : {}),
@@ -53,12 +73,24 @@ export async function runQuery(options: RunQueryOptions): Promise<TurnResult> {
     dirs: [shipped.executorsDir, ...(options.executorDirs ?? [])],
     trustedKeys: shipped.trustedKeys,
   });
+  const storeUrl = options.store || env.SCRATCHPAD_STORE || `sqlite:${defaultDatabasePath(env)}`;
+  const cwd = options.cwd ?? process.cwd();
+  const sandbox = await createSandbox({
+    settings: { ...config.sandbox, enabled: config.sandbox.enabled && options.sandbox !== false },
+    cwd,
+    env,
+    scratchpadPaths: [
+      scratchpadConfigDir(env),
+      scratchpadDataDir(env),
+      shipped.executorsDir,
+      ...(options.executorDirs ?? []).map((dir) => resolve(dir)),
+      ...localStorePaths(parseStoreUrl(storeUrl)).map((path) => resolve(path)),
+    ],
+  });
   const ownsStore = options.scratchpad === undefined;
-  const scratchpad =
-    options.scratchpad ??
-    createScratchpad({ driver: await openStore(options.store ?? env.SCRATCHPAD_STORE) });
+  const scratchpad = options.scratchpad ?? createScratchpad({ driver: await openStore(storeUrl) });
   try {
-    return await runTurn({
+    const turn = await runTurn({
       query: options.query,
       model,
       executors: catalog.executors,
@@ -74,7 +106,9 @@ export async function runQuery(options: RunQueryOptions): Promise<TurnResult> {
       ...(options.think === undefined ? {} : { think: options.think }),
       ...(options.scratchpadStyle ? { scratchpadStyle: options.scratchpadStyle } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
+      executorOptions: { sandbox, cwd, parentEnv: env },
     });
+    return { ...turn, sandbox: { status: sandbox.status, description: sandbox.description } };
   } finally {
     if (ownsStore) await scratchpad.close();
   }

@@ -14,6 +14,7 @@ import { invalidToolArguments, type ModelToolCall } from '../model/language-mode
 import { denialObservation } from '../vaglio/denial-observation.js';
 import type { ArgumentValidator } from './argument-validator.js';
 import { duplicateReadObservation, findDuplicateStep } from './duplicate-read-guard.js';
+import { recordRun } from './record-run.js';
 import type { RunTurnOptions } from './run-turn.js';
 import { clipForLog } from './turn-log.js';
 import type { StepRecordLog } from './turn-record.js';
@@ -153,12 +154,7 @@ export async function runStep(context: StepContext): Promise<StepObservation> {
     ...options.executorOptions,
     ...(options.signal ? { signal: options.signal } : {}),
   });
-  log.sandbox = {
-    exitCode: run.exitCode,
-    timedOut: run.timedOut,
-    outputCapped: run.outputCapped,
-    durationMs: run.durationMs,
-  };
+  recordRun(log, run);
   const outcome: ExecutorOutcome = run.outcome;
   try {
     const processed = await context.offloader.process({

@@ -1,4 +1,5 @@
 import type { JsonObject } from '../../core/json.js';
+import type { SandboxStatus } from '../sandbox/sandbox.js';
 import type { Verdict } from '../vaglio/vaglio-action.js';
 
 /** How a turn ended (seed 002). */
@@ -12,7 +13,8 @@ export type StepOutcome =
   | 'invalid_arguments'
   | 'reference_error'
   | 'denied'
-  | 'duplicate_read';
+  | 'duplicate_read'
+  | 'refused';
 
 /** One step of a turn, as the turn log records it (seed 002, ch. 11). */
 export interface StepRecordLog {
@@ -29,7 +31,18 @@ export interface StepRecordLog {
   references?: string[];
   validation?: { ok: boolean; errors?: string[] };
   vaglio?: Verdict;
-  sandbox?: { exitCode: number | null; timedOut: boolean; outputCapped: boolean; durationMs: number };
+  /** How the executor was isolated: `bubblewrap`, `off` (the user turned the sandbox off), `unavailable`. */
+  sandbox?: SandboxStatus;
+  /** Facts of the executor process; `network` says whether it could reach the network. */
+  run?: {
+    exitCode: number | null;
+    timedOut: boolean;
+    outputCapped: boolean;
+    durationMs: number;
+    network: boolean;
+  };
+  /** Why nothing was started (outcome `refused`): its code changed since it was verified, or no sandbox. */
+  refused?: 'tampered' | 'sandbox';
   /** What came back: ok, error, the offloaded entry, sizes (never the full content). */
   result: JsonObject;
 }

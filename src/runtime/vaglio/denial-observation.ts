@@ -1,4 +1,5 @@
 import type { ExecutorOutcome } from '../executors/executor-outcome.js';
+import { EXPANSION_RULES, type ExpansionRuleId } from './unresolved-expansions.js';
 import type { Verdict } from './vaglio-action.js';
 
 /**
@@ -12,6 +13,18 @@ export function denialObservation(verdict: Verdict, executor: string): ExecutorO
     judge_kind: verdict.judge_kind,
     rule: verdict.rule ?? null,
   };
+  const expansion = EXPANSION_RULES[verdict.rule as ExpansionRuleId] as
+    | (typeof EXPANSION_RULES)[ExpansionRuleId]
+    | undefined;
+  if (verdict.blocked_by === 'guard' && expansion) {
+    return {
+      ok: false,
+      error:
+        `Action refused by the vaglio (guard): ${executor} was not run. ${verdict.reason}: the guard must be able ` +
+        `to read what will run. ${expansion.advice}`,
+      metadata: { vaglio },
+    };
+  }
   if (verdict.blocked_by === 'guard') {
     return {
       ok: false,

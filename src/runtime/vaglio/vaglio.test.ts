@@ -220,12 +220,19 @@ describe('hostile argument sizes', () => {
     ['cd chain', 'cd a; '.repeat(size / 6)],
     ['function definitions', 'f(){ '.repeat(size / 5)],
     ['substitutions', '$('.repeat(size / 2)],
-  ])('judges %s', (_name, command) => {
+    ['assignments', 'A=x; '.repeat(size / 5)],
+    ['chained assignments', 'A=$A/x; '.repeat(size / 8)],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax under test, not a template
+    ['unclosed braced assignments', 'A=${'.repeat(size / 4)],
+    ['variables in paths', 'cat $A/x '.repeat(size / 9)],
+  ])('judges %s', (name, command) => {
     const verdict = vaglio({ logDir: false }).judge({
       executor: 'shell_exec',
       capabilities: ['code:exec'],
       args: { command },
     });
-    expect(verdict.approved).toBe(true);
+    // Text built at run time is denied (the guard cannot read it); the rest is plain and allowed.
+    const denied = ['substitutions', 'chained assignments', 'variables in paths'];
+    expect(verdict.approved).toBe(!denied.includes(name));
   });
 });

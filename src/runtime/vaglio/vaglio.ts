@@ -65,8 +65,11 @@ export function createVaglio(config: VaglioConfig = {}): Vaglio {
   function decide(action: VaglioAction, ts: string): Verdict {
     const finding = runGuard(action, environment);
     if (finding) {
-      const what =
-        finding.kind === 'sensitive-path' ? 'mentions a protected path' : 'holds a destructive command';
+      const what = {
+        'sensitive-path': 'mentions a protected path',
+        'destructive-command': 'holds a destructive command',
+        'unresolved-expansion': 'builds a command or path at run time',
+      }[finding.kind];
       return {
         approved: false,
         reason: `guard: argument "${finding.argument}" ${what} (${finding.label})`,

@@ -1,0 +1,69 @@
+import { ScratchpadError } from '../../core/errors.js';
+import { defaultSandboxSettings, type SandboxSettings } from '../sandbox/sandbox-settings.js';
+import { tomlKeyLine } from './toml-key-line.js';
+
+const SANDBOX_KEYS = ['enabled', 'bwrap', 'write_roots', 'hide', 'network'];
+
+/**
+ * Reads the `[runtime.sandbox]` table of a parsed `config.toml` (`section`, undefined when absent): `enabled`,
+ * `bwrap`, `write_roots`, `hide` and `network`. A wrong type, an unknown key or a relative path is a
+ * `CONFIG_INVALID` naming the file and line.
+ */
+export function parseSandboxSettings(section: unknown, text: string, path: string): SandboxSettings {
+  const settings = defaultSandboxSettings();
+  if (section === undefined) return settings;
+  const problem = (key: string | undefined, message: string, hint: string): ScratchpadError => {
+    const keyPath = ['runtime', 'sandbox', ...(key ? [key] : [])];
+    const line = tomlKeyLine(text, keyPath);
+    return new ScratchpadError('CONFIG_INVALID', `${path}${line ? `:${line}` : ''}: ${message}`, {
+      hint,
+      details: { path, line, key: keyPath.join('.') },
+    });
+  };
+  if (typeof section !== 'object' || section === null || Array.isArray(section) || section instanceof Date)
+    throw problem(undefined, 'runtime.sandbox must be a table', 'Write it as a section: [runtime.sandbox].');
+  const table = section as Record<string, unknown>;
+  for (const key of Object.keys(table)) {
+    if (!SANDBOX_KEYS.includes(key))
+      throw problem(
+        key,
+        `unknown key ${key} in [runtime.sandbox]`,
+        `Known keys: ${SANDBOX_KEYS.join(', ')}.`,
+      );
+  }
+  if (table.enabled !== undefined) {
+    if (typeof table.enabled !== 'boolean')
+      throw problem('enabled', 'enabled must be true or false', 'Write enabled = true (no quotes).');
+    settings.enabled = table.enabled;
+  }
+  if (table.bwrap !== undefined) {
+    if (typeof table.bwrap !== 'string' || !table.bwrap.startsWith('/'))
+      throw problem('bwrap', 'bwrap must be an absolute path', 'Write bwrap = "/usr/bin/bwrap".');
+    settings.bwrapPath = table.bwrap;
+  }
+  const paths = (key: 'write_roots' | 'hide'): string[] => {
+    const list = stringList(table[key]);
+    if (!list || list.some((item) => !(item === '~' || item.startsWith('~/') || item.startsWith('/'))))
+      throw problem(
+        key,
+        `${key} must be a list of absolute paths or paths starting with ~/`,
+        `Write ${key} = ["~/projects/site", "/srv/data"].`,
+      );
+    return list;
+  };
+  if (table.write_roots !== undefined) settings.writeRoots = paths('write_roots');
+  if (table.hide !== undefined) settings.hide = paths('hide');
+  if (table.network !== undefined) {
+    const list = stringList(table.network);
+    if (!list)
+      throw problem('network', 'network must be a list of executor names', 'Write network = ["shell_exec"].');
+    settings.network = list;
+  }
+  return settings;
+}
+
+function stringList(value: unknown): string[] | undefined {
+  if (!Array.isArray(value) || value.some((item) => typeof item !== 'string' || item === ''))
+    return undefined;
+  return value as string[];
+}
