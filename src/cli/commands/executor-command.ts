@@ -14,6 +14,8 @@ export function registerExecutorCommand(program: Command, context: CliContext): 
       'create the local ed25519 signing key (kept in $XDG_CONFIG_HOME/scratchpad/keys; its public key is trusted)',
     )
     .action(async () => {
+      const { assertOutsideSandbox } = await import('../../runtime/sandbox/assert-outside-sandbox.js');
+      assertOutsideSandbox('create a signing key');
       const [{ loadOrCreateSigningKey }, { defaultKeyDir }] = await Promise.all([
         import('../../runtime/executors/key-store.js'),
         import('../../runtime/executors/xdg-dirs.js'),
@@ -34,6 +36,8 @@ export function registerExecutorCommand(program: Command, context: CliContext): 
     )
     .argument('<dir>', 'executor folder')
     .action(async (dir: string) => {
+      const { assertOutsideSandbox } = await import('../../runtime/sandbox/assert-outside-sandbox.js');
+      assertOutsideSandbox('sign an executor');
       const [{ loadOrCreateSigningKey }, { defaultKeyDir }, { signExecutor }] = await Promise.all([
         import('../../runtime/executors/key-store.js'),
         import('../../runtime/executors/xdg-dirs.js'),
