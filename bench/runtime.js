@@ -1,18 +1,28 @@
 // npm run bench:runtime — runtime overhead per step of the seed 002 planner with a zero-latency in-process model
 // over a catalog of 300 executors (pre-filter included), and the pre-filter alone at 300 and 3,000 executors.
 // Executors run in-process and return at once, so the figures exclude executor run time by construction.
+// Then the cost of isolating a real executor call (issue 7): the shipped fs_read run through the runner with the
+// bubblewrap sandbox and without it, in paired, alternated repetitions, next to a bare spawn of the same script.
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { loadCatalog } from '../dist/runtime/executors/load-catalog.js';
+import { runExecutorDetailed } from '../dist/runtime/executors/run-executor.js';
+import { ensureShippedExecutors } from '../dist/runtime/executors/shipped-executors.js';
 import { runTurn } from '../dist/runtime/planner/run-turn.js';
 import { createPrefilter } from '../dist/runtime/prefilter/prefilter.js';
+import { createSandbox } from '../dist/runtime/sandbox/create-sandbox.js';
+import { createNoSandbox } from '../dist/runtime/sandbox/no-sandbox.js';
+import { defaultSandboxSettings } from '../dist/runtime/sandbox/sandbox-settings.js';
 import { createVaglio } from '../dist/runtime/vaglio/vaglio.js';
 import { createScratchpad } from '../dist/scratchpad/scratchpad.js';
 import { createSqliteDriver } from '../dist/stores/sqlite/index.js';
 import { median, printTable, quantile, round } from './lib/measure.js';
 
 const TURNS = Number(process.env.BENCH_TURNS ?? 200);
+const SANDBOX_PAIRS = Number(process.env.BENCH_SANDBOX_PAIRS ?? 60);
 const STEPS = 4;
 const VERBS = [
   'read',
@@ -180,6 +190,82 @@ function prefilterTimes(size) {
   return { size, buildMs, median: median(times), p95: quantile(times, 0.95) };
 }
 
+/** The old way, for reference: spawn the executor's script and wait for its JSON (no copy, no sandbox). */
+function bareSpawn(executor, args, cwd) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(executor.dir, 'index.mjs')], {
+      cwd,
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', () => resolve(JSON.parse(output)));
+    child.stdin.end(JSON.stringify(args));
+  });
+}
+
+/** Median time of one real fs_read call: bare spawn, runner without sandbox, runner in bubblewrap (paired). */
+async function sandboxOverhead(directory) {
+  const home = join(directory, 'sandbox-home');
+  const work = join(home, 'work');
+  mkdirSync(work, { recursive: true });
+  writeFileSync(join(work, 'notes.txt'), 'a small file\n'.repeat(50));
+  const env = {
+    PATH: process.env.PATH,
+    HOME: home,
+    XDG_DATA_HOME: join(home, '.local', 'share'),
+    XDG_CONFIG_HOME: join(home, '.config'),
+  };
+  const installed = await ensureShippedExecutors({ env });
+  const { executors } = await loadCatalog({
+    dirs: [installed.executorsDir],
+    trustedKeys: installed.trustedKeys,
+  });
+  const executor = executors.find((item) => item.name === 'fs_read');
+  const bubblewrap = await createSandbox({
+    settings: defaultSandboxSettings(),
+    cwd: work,
+    env,
+    scratchpadPaths: [join(home, '.config', 'scratchpad'), join(home, '.local', 'share', 'scratchpad')],
+  });
+  if (bubblewrap.status !== 'bubblewrap') throw new Error(`no sandbox here: ${bubblewrap.description}`);
+  const off = createNoSandbox();
+  const args = { path: 'notes.txt' };
+  const variants = {
+    bare: () => bareSpawn(executor, args, work, env),
+    off: () => runExecutorDetailed(executor, args, { sandbox: off, cwd: work, parentEnv: env }),
+    bubblewrap: () => runExecutorDetailed(executor, args, { sandbox: bubblewrap, cwd: work, parentEnv: env }),
+  };
+  const names = Object.keys(variants);
+  const times = { bare: [], off: [], bubblewrap: [] };
+  for (let warm = 0; warm < 5; warm++) for (const name of names) await variants[name]();
+  for (let pair = 0; pair < SANDBOX_PAIRS; pair++) {
+    // Alternate the order in each round so drift on a shared machine hits every variant alike.
+    const order = pair % 2 === 0 ? names : [...names].reverse();
+    for (const name of order) {
+      const started = performance.now();
+      const result = await variants[name]();
+      const outcome = result.outcome ?? result;
+      if (!outcome.ok) throw new Error(`${name}: ${outcome.error}`);
+      times[name].push(performance.now() - started);
+    }
+  }
+  const added = times.bubblewrap.map((value, index) => value - times.off[index]);
+  const staging = times.off.map((value, index) => value - times.bare[index]);
+  return { times, added, staging, description: bubblewrap.description };
+}
+
+function spread(values) {
+  return [round(median(values)), round(quantile(values, 0.95))];
+}
+
+function summarize(values) {
+  return { median: median(values), p95: quantile(values, 0.95) };
+}
+
 const directory = mkdtempSync(join(tmpdir(), 'scratchpad-bench-runtime-'));
 try {
   // One catalog, loaded once, as a long-running runtime has it; warm up the JIT on a short run, then measure.
@@ -187,6 +273,7 @@ try {
   await stepOverhead(executors, join(directory, 'warm'), 20);
   const measured = await stepOverhead(executors, directory);
   const filters = [prefilterTimes(300), prefilterTimes(3000)];
+  const isolation = await sandboxOverhead(directory);
   console.log(
     `\nRuntime overhead, ${TURNS} turns × ${STEPS} steps, 300 executors, SQLite store, vaglio log on (executor time excluded)`,
   );
@@ -227,6 +314,23 @@ try {
   console.log(
     `\nper-step median ${round(median(measured.steps))} ms: ${pass ? 'PASS' : 'FAIL'} (target < 1 ms)`,
   );
+  console.log(
+    `\nOne real executor call (fs_read of a 650-byte file), ${SANDBOX_PAIRS} alternated rounds; sandbox: ${isolation.description}`,
+  );
+  printTable(
+    ['variant', 'median ms', 'p95 ms'],
+    [
+      ['bare spawn of the script (no verified copy, no sandbox)', ...spread(isolation.times.bare)],
+      ['runner, --no-sandbox (verified private copy, scrubbed env)', ...spread(isolation.times.off)],
+      ['runner, bubblewrap sandbox', ...spread(isolation.times.bubblewrap)],
+      ['added by the sandbox (paired difference)', ...spread(isolation.added)],
+      ['added by the verified copy (paired difference)', ...spread(isolation.staging)],
+    ],
+  );
+  const sandboxPass = median(isolation.added) < 15;
+  console.log(
+    `sandbox overhead per call, median ${round(median(isolation.added))} ms: ${sandboxPass ? 'PASS' : 'FAIL'} (target < 15 ms)`,
+  );
   const results = join(process.cwd(), 'bench', 'results');
   mkdirSync(results, { recursive: true });
   writeFileSync(
@@ -243,6 +347,16 @@ try {
         turnMs: { median: median(measured.turns), p95: quantile(measured.turns, 0.95) },
         prefilter: filters,
         pass,
+        sandbox: {
+          pairs: SANDBOX_PAIRS,
+          description: isolation.description,
+          bareMs: summarize(isolation.times.bare),
+          noSandboxMs: summarize(isolation.times.off),
+          bubblewrapMs: summarize(isolation.times.bubblewrap),
+          addedBySandboxMs: summarize(isolation.added),
+          addedByVerifiedCopyMs: summarize(isolation.staging),
+          pass: sandboxPass,
+        },
       },
       null,
       2,

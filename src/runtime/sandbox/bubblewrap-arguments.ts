@@ -20,12 +20,10 @@ export interface SandboxLayout {
   writable: readonly string[];
   /** Paths inside write roots kept read-only (`.git/hooks`, `.git/config`: git runs them on the host). */
   readOnlyInsideWritable: readonly string[];
-  /** Protected folders and files, replaced by an empty read-only folder or file. */
+  /** Protected folders, replaced by an empty read-only tmpfs. */
   hiddenDirectories: readonly string[];
+  /** Protected files, replaced by `/dev/null` (read-only mount: reads are empty, the file is out of reach). */
   hiddenFiles: readonly string[];
-  /** The empty folder and file used to hide them. */
-  emptyDirectory: string;
-  emptyFile: string;
   /** The call's staging folder, shown read-only at {@link SANDBOX_RUN_FOLDER} (marker and verified code). */
   stagingDir: string;
   cwd: string;
@@ -55,8 +53,9 @@ export function bubblewrapArguments(layout: SandboxLayout, features: BubblewrapF
     ...layout.readOnlyInsideWritable.map((path) => ({ path, flag: '--ro-bind' })),
   ].sort((left, right) => depth(left.path) - depth(right.path));
   for (const { path, flag } of binds) args.push(flag, path, path);
-  for (const path of layout.hiddenDirectories) args.push('--ro-bind', layout.emptyDirectory, path);
-  for (const path of layout.hiddenFiles) args.push('--ro-bind', layout.emptyFile, path);
+  for (const path of layout.hiddenDirectories)
+    args.push('--perms', '0555', '--tmpfs', path, '--remount-ro', path);
+  for (const path of layout.hiddenFiles) args.push('--ro-bind', '/dev/null', path);
   args.push('--ro-bind', layout.stagingDir, SANDBOX_RUN_FOLDER);
   args.push('--unshare-all', '--unshare-user');
   if (layout.network) args.push('--share-net');

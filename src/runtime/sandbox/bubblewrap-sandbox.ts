@@ -1,4 +1,4 @@
-import { lstat, mkdir, writeFile } from 'node:fs/promises';
+import { lstatSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { resolveEntry } from '../executors/resolve-entry.js';
 import { type BubblewrapFeatures, bubblewrapArguments } from './bubblewrap-arguments.js';
@@ -43,11 +43,7 @@ export function createBubblewrapSandbox(config: BubblewrapSandboxConfig): Sandbo
     description: `bubblewrap ${config.version} (${writable.trim()}; private /tmp)`,
     async plan(request: SandboxRequest) {
       const network = declaresNetwork(request.capabilities) || config.networkGrants.includes(request.name);
-      const emptyDirectory = join(request.stagingDir, 'empty-folder');
-      const emptyFile = join(request.stagingDir, 'empty-file');
-      await mkdir(emptyDirectory, { mode: 0o555 });
-      await writeFile(emptyFile, '', { mode: 0o444, flag: 'wx' });
-      await writeFile(join(request.stagingDir, 'sandbox'), 'bubblewrap\n', { mode: 0o444, flag: 'wx' });
+      writeFileSync(join(request.stagingDir, 'sandbox'), 'bubblewrap\n', { mode: 0o444, flag: 'wx' });
 
       const underPrivate = (path: string) =>
         config.privateFolders.some((folder) => pathContains(folder, path));
@@ -57,18 +53,18 @@ export function createBubblewrapSandbox(config: BubblewrapSandboxConfig): Sandbo
       if (underPrivate(process.execPath)) readOnly.push(dirname(process.execPath));
       if (network) {
         // /etc/resolv.conf often points into /run (systemd-resolved): show the file it points at.
-        const resolver = await existingLocations(['/etc/resolv.conf']);
+        const resolver = existingLocations(['/etc/resolv.conf']);
         readOnly.push(...resolver.files.filter(underPrivate));
       }
       const shown = [...readOnly, ...config.writeRoots];
       const shownAgain = (path: string) =>
         !underPrivate(path) || shown.some((folder) => pathContains(folder, path));
-      const found = await existingLocations([...config.protectedPaths, dirname(request.stagingDir)]);
+      const found = existingLocations([...config.protectedPaths, dirname(request.stagingDir)]);
       const directories = found.directories.filter(shownAgain);
       // A location inside another hidden folder is hidden with it (and could not be mounted on inside it).
       const visible = (path: string) =>
         shownAgain(path) && !directories.some((folder) => folder !== path && pathContains(folder, path));
-      const insideRoots = await gitFilesInside(config.writeRoots);
+      const insideRoots = gitFilesInside(config.writeRoots);
       const args = bubblewrapArguments(
         {
           privateFolders: config.privateFolders,
@@ -78,8 +74,6 @@ export function createBubblewrapSandbox(config: BubblewrapSandboxConfig): Sandbo
           readOnlyInsideWritable: insideRoots,
           hiddenDirectories: directories.filter(visible),
           hiddenFiles: found.files.filter(visible),
-          emptyDirectory,
-          emptyFile,
           stagingDir: request.stagingDir,
           cwd: request.cwd,
           network,
@@ -104,15 +98,14 @@ export function createBubblewrapSandbox(config: BubblewrapSandboxConfig): Sandbo
 }
 
 /** `.git/hooks` and `.git/config` of each write root: git runs what they name on the host. */
-async function gitFilesInside(roots: readonly string[]): Promise<string[]> {
-  const candidates = roots.flatMap((root) => [join(root, '.git', 'hooks'), join(root, '.git', 'config')]);
-  const found = await Promise.all(
-    candidates.map((path) =>
-      lstat(path).then(
-        (stats) => (stats.isSymbolicLink() ? undefined : path),
-        () => undefined,
-      ),
-    ),
-  );
-  return found.filter((path): path is string => path !== undefined);
+function gitFilesInside(roots: readonly string[]): string[] {
+  return roots
+    .flatMap((root) => [join(root, '.git', 'hooks'), join(root, '.git', 'config')])
+    .filter((path) => {
+      try {
+        return !lstatSync(path).isSymbolicLink();
+      } catch {
+        return false;
+      }
+    });
 }

@@ -1,5 +1,6 @@
-import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
-import { isAbsolute, join } from 'node:path';
+import { readdirSync, realpathSync, statSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join } from 'node:path';
 
 /**
  * Secret locations hidden under every home folder of the machine, relative to the home: credentials of ssh, cloud
@@ -86,27 +87,34 @@ export function protectedLocations(homes: readonly string[], extra: readonly str
 /**
  * Which of `locations` exist now, resolved to their real paths and split into folders and files (SSH host private
  * keys included). Checked at each call, so a location created during a session is hidden from the next call.
+ * Each parent folder is listed once (most protected names share a home), and only names found there are looked up;
+ * synchronous on purpose, as a handful of directory reads take less than queuing them on the thread pool.
  */
-export async function existingLocations(locations: readonly string[]): Promise<ExistingLocations> {
-  const hostKeys = await readdir('/etc/ssh').then(
-    (names) => names.filter((name) => /^ssh_host_.*_key$/.test(name)).map((name) => join('/etc/ssh', name)),
-    () => [],
-  );
-  const found = await Promise.all(
-    [...locations, ...hostKeys].map(async (location) => {
+export function existingLocations(locations: readonly string[]): ExistingLocations {
+  const listings = new Map<string, Set<string> | undefined>();
+  const listed = (folder: string): Set<string> | undefined => {
+    if (!listings.has(folder)) {
       try {
-        await lstat(location);
-        const real = await realpath(location);
-        return { path: real, directory: (await stat(real)).isDirectory() };
+        listings.set(folder, new Set(readdirSync(folder)));
       } catch {
-        return undefined;
+        listings.set(folder, undefined);
       }
-    }),
-  );
+    }
+    return listings.get(folder);
+  };
+  const hostKeys = [...(listed('/etc/ssh') ?? [])]
+    .filter((name) => /^ssh_host_.*_key$/.test(name))
+    .map((name) => join('/etc/ssh', name));
   const directories = new Set<string>();
   const files = new Set<string>();
-  for (const item of found) {
-    if (item) (item.directory ? directories : files).add(item.path);
+  for (const location of [...locations, ...hostKeys]) {
+    if (!listed(dirname(location))?.has(basename(location))) continue;
+    try {
+      const real = realpathSync(location);
+      (statSync(real).isDirectory() ? directories : files).add(real);
+    } catch {
+      // A dangling link, or gone since the listing: nothing to hide.
+    }
   }
   return { directories: [...directories], files: [...files] };
 }
