@@ -3,6 +3,11 @@ import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadCatalog } from '../src/runtime/executors/load-catalog.js';
+import { runExecutorDetailed } from '../src/runtime/executors/run-executor.js';
+import { ensureShippedExecutors } from '../src/runtime/executors/shipped-executors.js';
+import { createSandbox } from '../src/runtime/sandbox/create-sandbox.js';
+import { defaultSandboxSettings } from '../src/runtime/sandbox/sandbox-settings.js';
 import type { FakeRequest, FakeScriptStep } from '../src/testing/fake-servers/index.js';
 import { startFakeOpenAI } from '../src/testing/fake-servers/index.js';
 import {
@@ -236,17 +241,20 @@ function turnSteps(home: Home): Array<{ tool: string; outcome: string; sandbox?:
 
 let sandboxed: Home;
 let control: Home;
+let bare: Home;
 
 beforeAll(() => {
   cli = builtCli();
   sandboxed = createHome('sandboxed');
   control = createHome('control');
+  bare = createHome('sandbox-alone');
   const shadow = shadowLine();
   if (shadow) sandboxed.secrets.set('/etc/shadow line', shadow);
 }, 120_000);
 
 afterAll(() => {
-  for (const home of [sandboxed, control]) if (home) rmSync(home.root, { recursive: true, force: true });
+  for (const home of [sandboxed, control, bare])
+    if (home) rmSync(home.root, { recursive: true, force: true });
 });
 
 describe('issue 7: no spelling reaches a secret or destroys a home (real CLI, real bubblewrap)', () => {
@@ -295,5 +303,54 @@ describe('issue 7: no spelling reaches a secret or destroys a home (real CLI, re
     const leaked = run.attempts.filter((attempt) => attempt.leaked.length > 0);
     expect(leaked.length).toBe(UNGUARDED_HOME_READS.length);
     expect(turnSteps(control).every((step) => step.sandbox === 'off')).toBe(true);
+  }, 120_000);
+
+  it('the sandbox alone, without the vaglio: every spelling runs, and nothing leaks or is destroyed', async () => {
+    const installed = await ensureShippedExecutors({ env: bare.env });
+    const { executors } = await loadCatalog({
+      dirs: [installed.executorsDir],
+      trustedKeys: installed.trustedKeys,
+    });
+    const sandbox = await createSandbox({
+      settings: defaultSandboxSettings(),
+      cwd: bare.work,
+      env: bare.env,
+      scratchpadPaths: [
+        join(bare.home, '.config', 'scratchpad'),
+        join(bare.home, '.local', 'share', 'scratchpad'),
+      ],
+    });
+    expect(sandbox.status).toBe('bubblewrap');
+    protectInstalled(bare);
+    const attempts: Attempt[] = [];
+    for (const spelling of [...READ_SPELLINGS, ...destructiveSpellings(cli)]) {
+      const executor = executors.find((item) => item.name === spelling.tool);
+      if (!executor) throw new Error(`no executor ${spelling.tool}`);
+      const run = await runExecutorDetailed(executor, spelling.args, {
+        sandbox,
+        cwd: bare.work,
+        parentEnv: bare.env,
+        timeoutMs: 20_000,
+      });
+      expect(run.sandbox).toBe('bubblewrap');
+      const observation = JSON.stringify(run.outcome);
+      attempts.push({
+        spelling,
+        observation,
+        leaked: leaksIn(observation, bare.secrets),
+        destroyed: destroyedIn(bare),
+      });
+    }
+    const leaked = attempts.filter((attempt) => attempt.leaked.length > 0).length;
+    const destroyed = attempts.filter((attempt) => attempt.destroyed.length > 0).length;
+    console.info(
+      `sandbox alone: ${attempts.length} spellings ran in the sandbox; leaks ${leaked}, destroyed ${destroyed}`,
+    );
+    expect(
+      attempts.filter((attempt) => attempt.leaked.length > 0).map((attempt) => attempt.spelling.args),
+    ).toEqual([]);
+    expect(
+      attempts.filter((attempt) => attempt.destroyed.length > 0).map((attempt) => attempt.spelling.args),
+    ).toEqual([]);
   }, 120_000);
 });
