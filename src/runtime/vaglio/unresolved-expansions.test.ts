@@ -17,7 +17,9 @@ const DENIED: [string, string, string][] = [
   ['a=rm; $a -rf ~', 'destructive-command', 'recursive-delete'],
   ['D=/etc; F=shadow; cat $D/$F', 'sensitive-path', 'etc-accounts'],
   ['A=\'.aws\'; cat ~/"$A"/credentials', 'sensitive-path', 'aws-credentials'],
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax under test, not a template
   ['export K=.ssh && ls ~/${K}', 'sensitive-path', 'ssh'],
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax under test, not a template
   ['B=.s; C=${B}sh; cat ~/$C/id_rsa', 'sensitive-path', 'ssh'],
   ['cat `echo /etc/host`', 'unresolved-expansion', 'command-substitution'],
   ['diff <(ls) <(ls ~)', 'unresolved-expansion', 'command-substitution'],
@@ -97,6 +99,7 @@ describe('guard: what a shell builds at run time (code:exec)', () => {
 describe('substituteAssignments', () => {
   it('substitutes variables assigned once, through chains, and leaves the others', () => {
     expect(substituteAssignments('A=.aws; cat ~/$A/credentials')).toBe('A=.aws; cat ~/.aws/credentials');
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax under test, not a template
     expect(substituteAssignments('B=x; C=${B}y; echo $C')).toBe('B=x; C=xy; echo xy');
     expect(substituteAssignments('A=1; A=2; echo $A')).toBe('A=1; A=2; echo $A');
     expect(substituteAssignments('A=$A; echo $A')).toBe('A=$A; echo $A');

@@ -222,7 +222,6 @@ describe('hostile argument sizes', () => {
     ['substitutions', '$('.repeat(size / 2)],
     ['assignments', 'A=x; '.repeat(size / 5)],
     ['chained assignments', 'A=$A/x; '.repeat(size / 8)],
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax under test, not a template
     ['unclosed braced assignments', 'A=${'.repeat(size / 4)],
     ['variables in paths', 'cat $A/x '.repeat(size / 9)],
   ])('judges %s', (name, command) => {
