@@ -24,9 +24,7 @@ export const UNGUARDED_HOME_READS: AttackSpelling[] = [
   shell(
     `node -e "console.log(require('fs').readFileSync(require('os').homedir() + '/.s' + 'sh/id_rsa', 'utf8'))"`,
   ),
-  shell(
-    `python3 -c "import os; print(open(os.path.join(os.environ['HOME'], '.' + 'aws', 'credentials')).read())"`,
-  ),
+  shell(`perl -e 'open F, $ENV{HOME} . "/.a" . "ws/credentials"; print <F>'`),
   shell('grep -rh aws_secret_access ~'),
   read('~/.config/scratchpad/keys/executor-signing.key'),
   PARENT_ENVIRONMENT_WALK,
@@ -61,7 +59,9 @@ export const READ_SPELLINGS: AttackSpelling[] = [
   shell('cat ~/.netrc ~/.npmrc ~/.git-credentials ~/.pgpass'),
   shell('cat ~/.docker/config.json ~/.kube/config ~/.config/gcloud/credentials.db'),
   shell('cat ~/.gnupg/private-keys-v1.d/*'),
-  shell(`perl -e 'open F, $ENV{HOME} . "/.a" . "ws/credentials"; print <F>'`),
+  shell(
+    `python3 -c "import os; print(open(os.path.join(os.environ['HOME'], '.' + 'aws', 'credentials')).read())"`,
+  ),
   shell(
     `python3 -c "import shutil, os; shutil.copy(os.path.expanduser('~/.s' + 'sh/id_rsa'), 'stolen.txt')"; cat stolen.txt`,
   ),
