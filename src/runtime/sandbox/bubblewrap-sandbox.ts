@@ -37,10 +37,10 @@ export interface BubblewrapSandboxConfig {
  */
 export function createBubblewrapSandbox(config: BubblewrapSandboxConfig): Sandbox {
   const writable =
-    config.writeRoots.length > 0 ? ` write: ${config.writeRoots.join(', ')}` : ' nothing writable';
+    config.writeRoots.length > 0 ? `write: ${config.writeRoots.join(', ')}` : 'nothing writable';
   return {
     status: 'bubblewrap',
-    description: `bubblewrap ${config.version} (${writable.trim()}; private /tmp)`,
+    description: `bubblewrap ${config.version} (${writable}; private /tmp)`,
     async plan(request: SandboxRequest) {
       const network = declaresNetwork(request.capabilities) || config.networkGrants.includes(request.name);
       writeFileSync(join(request.stagingDir, 'sandbox'), 'bubblewrap\n', { mode: 0o444, flag: 'wx' });
