@@ -2,15 +2,16 @@
 // over a catalog of 300 executors (pre-filter included), and the pre-filter alone at 300 and 3,000 executors.
 // Executors run in-process and return at once, so the figures exclude executor run time by construction.
 // Then the cost of isolating a real executor call (issue 7): the shipped fs_read run through the runner with the
-// bubblewrap sandbox and without it, in paired, alternated repetitions, next to a bare spawn of the same script.
-import { spawn } from 'node:child_process';
+// bubblewrap sandbox and without it, in paired, alternated repetitions.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { loadCatalog } from '../dist/runtime/executors/load-catalog.js';
 import { runExecutorDetailed } from '../dist/runtime/executors/run-executor.js';
 import { ensureShippedExecutors } from '../dist/runtime/executors/shipped-executors.js';
+import { stageExecutor } from '../dist/runtime/executors/stage-executor.js';
 import { runTurn } from '../dist/runtime/planner/run-turn.js';
 import { createPrefilter } from '../dist/runtime/prefilter/prefilter.js';
 import { createSandbox } from '../dist/runtime/sandbox/create-sandbox.js';
@@ -190,24 +191,10 @@ function prefilterTimes(size) {
   return { size, buildMs, median: median(times), p95: quantile(times, 0.95) };
 }
 
-/** The old way, for reference: spawn the executor's script and wait for its JSON (no copy, no sandbox). */
-function bareSpawn(executor, args, cwd) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(executor.dir, 'index.mjs')], {
-      cwd,
-      stdio: ['pipe', 'pipe', 'ignore'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk) => {
-      output += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', () => resolve(JSON.parse(output)));
-    child.stdin.end(JSON.stringify(args));
-  });
-}
-
-/** Median time of one real fs_read call: bare spawn, runner without sandbox, runner in bubblewrap (paired). */
+/**
+ * One real fs_read call through the runner with bubblewrap and without a sandbox (paired, alternated), and the two
+ * parts of a call measured alone: staging the verified copy (read, hash, write, remove) and planning the sandbox.
+ */
 async function sandboxOverhead(directory) {
   const home = join(directory, 'sandbox-home');
   const work = join(home, 'work');
@@ -235,12 +222,11 @@ async function sandboxOverhead(directory) {
   const off = createNoSandbox();
   const args = { path: 'notes.txt' };
   const variants = {
-    bare: () => bareSpawn(executor, args, work, env),
     off: () => runExecutorDetailed(executor, args, { sandbox: off, cwd: work, parentEnv: env }),
     bubblewrap: () => runExecutorDetailed(executor, args, { sandbox: bubblewrap, cwd: work, parentEnv: env }),
   };
   const names = Object.keys(variants);
-  const times = { bare: [], off: [], bubblewrap: [] };
+  const times = { off: [], bubblewrap: [] };
   for (let warm = 0; warm < 5; warm++) for (const name of names) await variants[name]();
   for (let pair = 0; pair < SANDBOX_PAIRS; pair++) {
     // Alternate the order in each round so drift on a shared machine hits every variant alike.
@@ -254,8 +240,26 @@ async function sandboxOverhead(directory) {
     }
   }
   const added = times.bubblewrap.map((value, index) => value - times.off[index]);
-  const staging = times.off.map((value, index) => value - times.bare[index]);
-  return { times, added, staging, description: bubblewrap.description };
+  const staging = [];
+  const planning = [];
+  for (let round = 0; round < SANDBOX_PAIRS; round++) {
+    const started = performance.now();
+    const staged = await stageExecutor(executor);
+    const planned = performance.now();
+    await bubblewrap.plan({
+      name: executor.name,
+      capabilities: executor.capabilities,
+      entry: executor.entry,
+      stagingDir: staged.stagingDir,
+      codeDir: staged.codeDir,
+      cwd: work,
+      env: { PATH: env.PATH, HOME: home },
+    });
+    planning.push(performance.now() - planned);
+    await rm(staged.stagingDir, { recursive: true, force: true });
+    staging.push(planned - started);
+  }
+  return { times, added, staging, planning, description: bubblewrap.description };
 }
 
 function spread(values) {
@@ -320,11 +324,11 @@ try {
   printTable(
     ['variant', 'median ms', 'p95 ms'],
     [
-      ['bare spawn of the script (no verified copy, no sandbox)', ...spread(isolation.times.bare)],
       ['runner, --no-sandbox (verified private copy, scrubbed env)', ...spread(isolation.times.off)],
       ['runner, bubblewrap sandbox', ...spread(isolation.times.bubblewrap)],
       ['added by the sandbox (paired difference)', ...spread(isolation.added)],
-      ['added by the verified copy (paired difference)', ...spread(isolation.staging)],
+      ['  of which planning the bubblewrap command line (alone)', ...spread(isolation.planning)],
+      ['staging the verified copy, without the spawn (alone)', ...spread(isolation.staging)],
     ],
   );
   const sandboxPass = median(isolation.added) < 15;
@@ -350,11 +354,11 @@ try {
         sandbox: {
           pairs: SANDBOX_PAIRS,
           description: isolation.description,
-          bareMs: summarize(isolation.times.bare),
           noSandboxMs: summarize(isolation.times.off),
           bubblewrapMs: summarize(isolation.times.bubblewrap),
           addedBySandboxMs: summarize(isolation.added),
-          addedByVerifiedCopyMs: summarize(isolation.staging),
+          planMs: summarize(isolation.planning),
+          stagingMs: summarize(isolation.staging),
           pass: sandboxPass,
         },
       },
