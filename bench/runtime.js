@@ -5,7 +5,7 @@
 // bubblewrap sandbox and without it, in paired, alternated repetitions.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { loadCatalog } from '../dist/runtime/executors/load-catalog.js';
@@ -240,6 +240,8 @@ async function sandboxOverhead(directory) {
     }
   }
   const added = times.bubblewrap.map((value, index) => value - times.off[index]);
+  // Wall times grow with whatever else runs on the machine: say how busy it was.
+  const load = loadavg()[0];
   const staging = [];
   const planning = [];
   for (let round = 0; round < SANDBOX_PAIRS; round++) {
@@ -259,7 +261,7 @@ async function sandboxOverhead(directory) {
     await rm(staged.stagingDir, { recursive: true, force: true });
     staging.push(planned - started);
   }
-  return { times, added, staging, planning, description: bubblewrap.description };
+  return { times, added, staging, planning, load, description: bubblewrap.description };
 }
 
 function spread(values) {
@@ -319,7 +321,7 @@ try {
     `\nper-step median ${round(median(measured.steps))} ms: ${pass ? 'PASS' : 'FAIL'} (target < 1 ms)`,
   );
   console.log(
-    `\nOne real executor call (fs_read of a 650-byte file), ${SANDBOX_PAIRS} alternated rounds; sandbox: ${isolation.description}`,
+    `\nOne real executor call (fs_read of a 650-byte file), ${SANDBOX_PAIRS} alternated rounds, load average ${round(isolation.load, 2)} on ${availableParallelism()} cores; sandbox: ${isolation.description}`,
   );
   printTable(
     ['variant', 'median ms', 'p95 ms'],
@@ -353,6 +355,8 @@ try {
         pass,
         sandbox: {
           pairs: SANDBOX_PAIRS,
+          loadAverage: isolation.load,
+          cores: availableParallelism(),
           description: isolation.description,
           noSandboxMs: summarize(isolation.times.off),
           bubblewrapMs: summarize(isolation.times.bubblewrap),
