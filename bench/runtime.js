@@ -2,7 +2,8 @@
 // over a catalog of 300 executors (pre-filter included), and the pre-filter alone at 300 and 3,000 executors.
 // Executors run in-process and return at once, so the figures exclude executor run time by construction.
 // Then the cost of isolating a real executor call (issue 7): the shipped fs_read run through the runner with the
-// bubblewrap sandbox and without it, in paired, alternated repetitions.
+// bubblewrap sandbox and without it, in paired, alternated repetitions. Wall times of process starts swell with
+// whatever else runs; on a shared machine run it as `chrt -f 10 npm run bench:runtime` (real-time priority, root).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
