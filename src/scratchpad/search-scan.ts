@@ -1,5 +1,6 @@
 import RE2 from 're2';
 import type { EntryRecord } from '../core/entry.js';
+import { escapeRegex } from '../core/escape-regex.js';
 import { queryTerms } from '../core/query-terms.js';
 import { decodeUtf8 } from '../core/utf8.js';
 import type { DriverSearchHit, StoreDriver } from '../stores/driver.js';
@@ -62,8 +63,4 @@ function makeSnippet(text: string, at: number, length: number, terms: string[]):
   for (const term of terms)
     snippet = snippet.replace(new RegExp(escapeRegex(term), 'gi'), (found) => `[${found}]`);
   return `${start > 0 ? '…' : ''}${snippet}${end < text.length ? '…' : ''}`;
-}
-
-function escapeRegex(text: string): string {
-  return text.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&');
 }

@@ -1,4 +1,5 @@
 import { formatCount } from '../../core/format.js';
+import type { PreviewRead, PreviewText } from '../previews/preview-builder.js';
 import type { ObservationInput, RenderedObservation } from './observation-input.js';
 
 const MAX_METADATA_CHARS = 1000;
@@ -7,8 +8,8 @@ const READ_WINDOW = 50;
 
 /**
  * This project's observation for an offloaded result: one header line with the name, id, sizes and kind, the
- * metadata, the preview, and the exact calls that read more (a line range around the preview's focus, a regex
- * for a name it lists).
+ * metadata, the preview, and the exact calls that read more (the preview's suggested reads; else a line range
+ * around its focus and a regex for a name it lists).
  *
  * ```
  * [bash output stored as bash_3 (id 485d7beae4e144eb, text, 12,502 chars, 318 lines); not shown in full]
@@ -40,14 +41,25 @@ export function renderDefaultObservation(input: ObservationInput): RenderedObser
   if (entry.kind === 'binary') {
     lines.push(`Read bytes: ${readTool} ${call('"head": 3000, "encoding": "hex"')}`);
   } else {
-    const focus = Math.min(Math.max(1, preview.focusLine ?? 1), Math.max(1, entry.lines));
-    const first = Math.max(1, focus - 10);
-    const last = Math.max(first, Math.min(entry.lines, first + READ_WINDOW - 1));
-    const pattern = preview.searchExample === undefined ? '"PATTERN"' : JSON.stringify(preview.searchExample);
-    lines.push(
-      `Read more: ${readTool} ${call(`"lines": "${first}:${last}"`)} or ${call(`"regex": ${pattern}`)}`,
+    const reads =
+      (preview.reads ?? []).length > 0
+        ? (preview.reads as PreviewRead[])
+        : fallbackReads(preview, entry.lines);
+    const calls = reads.map((read) =>
+      'lines' in read
+        ? call(`"lines": ${JSON.stringify(read.lines)}`)
+        : call(`"regex": ${JSON.stringify(read.regex)}`),
     );
+    lines.push(`Read more: ${readTool} ${calls.join(' or ')}`);
   }
   const text = lines.join('\n');
   return { observation: text, text };
+}
+
+/** Reads for a preview that suggests none: a line range around its focus and a regex (its example, or a placeholder). */
+function fallbackReads(preview: PreviewText, totalLines: number): PreviewRead[] {
+  const focus = Math.min(Math.max(1, preview.focusLine ?? 1), Math.max(1, totalLines));
+  const first = Math.max(1, focus - 10);
+  const last = Math.max(first, Math.min(totalLines, first + READ_WINDOW - 1));
+  return [{ lines: `${first}:${last}` }, { regex: preview.searchExample ?? 'PATTERN' }];
 }

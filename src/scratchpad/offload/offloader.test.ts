@@ -147,14 +147,19 @@ describe('offloader: default format', () => {
       `[bash output stored as bash_1 (id ${entry.id}, text, ${entry.chars.toLocaleString('en-US')} chars, 203 lines); not shown in full]`,
     );
     expect(lines[1]).toBe('Metadata: {"command":"make test","exitCode":2}');
+    expect(lines[2]).toMatch(
+      /^Text, 203 lines of \d+ kinds \(repetitive, like a log\); 1 fatal line, 1 error line:$/,
+    );
     expect(outcome.text).toContain(
-      'Errors:\n  L201: Traceback (most recent call last):\n  L202: File "/srv/app.py", line 7, in main\n  L203: KeyError: missing_configuration_key',
+      'First lines:\n  1: INFO 2026-04-26 request_handler_0 served café ✓ in 0 ms',
     );
-    expect(outcome.text).toContain('missing_configuration_key');
+    expect(outcome.text).toContain(
+      'Stands out (line [× lines like it]):\n  201: Traceback (most recent call last):\n  203: KeyError: missing_configuration_key',
+    );
     expect(lines.at(-1)).toBe(
-      'Read more: notes_read {"name": "bash_1", "lines": "193:203"} or {"name": "bash_1", "regex": "missing_configuration_key"}',
+      'Read more: notes_read {"name": "bash_1", "regex": "Traceback \\\\(most recent call last\\\\)|KeyError"} or {"name": "bash_1", "lines": "196:225"} or {"name": "bash_1", "lines": "13:62"}',
     );
-    expect((await session.read('bash_1', { type: 'lines', start: 193, end: 203 })).content).toContain(
+    expect((await session.read('bash_1', { type: 'lines', start: 196, end: 203 })).content).toContain(
       'KeyError',
     );
     expect(entry).toMatchObject({
@@ -165,8 +170,8 @@ describe('offloader: default format', () => {
     });
   });
 
-  it('keeps a result inline when the observation would not save half of it', async () => {
-    const { offloader, session } = setup();
+  it('keeps a result inline when the observation would not save enough of it', async () => {
+    const { offloader, session } = setup({ minSavings: 0.9 });
     const dense = Array.from({ length: 120 }, (_, index) => `unique_identifier_${index}`).join(' ');
     const outcome = await offloader.process({ tool: 'grep', result: dense });
     expect(outcome).toMatchObject({ offloaded: false, reason: 'no-savings', text: dense });
@@ -183,7 +188,7 @@ describe('offloader: default format', () => {
     };
     const outcome = offloaded(await offloader.process({ tool: 'api_call', result }));
     expect(outcome.text).toContain(
-      'Structure:\nobject, 2 keys\n  items: array[40] of object\n    id: number (0)',
+      'JSON object, 2 keys:\n  items: array[40] of object\n    id: number (0…39)\n    label: string ("item number 0")\n  next_cursor: string ("c2")',
     );
     expect(outcome.entry.mediaType).toBe('application/json');
     expect((await session.read(outcome.entry.name)).content).toBe(JSON.stringify(result, null, 2));

@@ -29,12 +29,17 @@ export interface PreviewInput {
   context: PreviewContext;
 }
 
+/** One read the preview suggests: a line range (`"A:B"`, negative counts from the end) or a regex (RE2). */
+export type PreviewRead = { lines: string } | { regex: string };
+
 /** A preview plus hints the observation can turn into exact read calls. */
 export interface PreviewText {
   text: string;
-  /** A 1-based line worth reading around (the last error, the first new name). */
+  /** Exact reads worth making next, best first; when given, the observation offers these. */
+  reads?: PreviewRead[];
+  /** A 1-based line worth reading around (the first error, the first new name). */
   focusLine?: number;
-  /** A regular expression worth searching for (a new name the preview lists). */
+  /** A regular expression worth searching for (what stands out, a new name the preview lists). */
   searchExample?: string;
 }
 

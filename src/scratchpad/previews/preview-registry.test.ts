@@ -12,16 +12,20 @@ describe('preview registry', () => {
     }
   });
 
-  it('describes JSON with json-structure, and falls back to head-tail for text', () => {
+  it('describes JSON with json-structure (a value, or text that reads as JSON), and falls back to head-tail', () => {
     const json = { items: [1, 2] };
     const text = JSON.stringify(json, null, 2);
     const jsonInput = { kind: 'text' as const, text, bytes: Buffer.from(text), json, context: {} };
     expect(buildPreview(PREVIEW_BUILDERS['json-structure'], jsonInput).text).toBe(
-      'object, 1 key\n  items: array[2] of number',
+      'object, 1 key\n  items: array[2] of number (1)',
     );
-    expect(
-      buildPreview(PREVIEW_BUILDERS.salient, jsonInput).text.startsWith('Structure:\nobject, 1 key'),
-    ).toBe(true);
+    const { json: _, ...textOnly } = jsonInput;
+    expect(buildPreview(PREVIEW_BUILDERS['json-structure'], textOnly).text).toBe(
+      'object, 1 key\n  items: array[2] of number (1)',
+    );
+    expect(buildPreview(PREVIEW_BUILDERS.salient, jsonInput).text.startsWith('JSON object, 1 key:')).toBe(
+      true,
+    );
     const plain = { kind: 'text' as const, text: 'hello', bytes: Buffer.from('hello'), context: {} };
     expect(buildPreview(PREVIEW_BUILDERS['json-structure'], plain).text).toBe('hello');
   });

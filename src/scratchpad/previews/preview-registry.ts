@@ -4,27 +4,26 @@ import { firstLastLinesPreview } from './first-last-lines-preview.js';
 import { headPreview } from './head-preview.js';
 import { headTailPreview } from './head-tail-preview.js';
 import { jsonStructurePreview } from './json-structure-preview.js';
+import { readJsonText } from './json-text.js';
 import type { PreviewBuilder, PreviewInput, PreviewName, PreviewText } from './preview-builder.js';
 import { salientPreview } from './salient-preview.js';
 
 /**
  * The built-in previews by name. Every one answers a binary result with the binary note (a textual preview of
- * bytes would be gibberish); `json-structure` needs a JSON result and falls back to head-tail otherwise; `salient`
- * puts the JSON structure before its index when the result is JSON.
+ * bytes would be gibberish); `json-structure` needs a JSON result (a value, or text that reads as JSON) and falls
+ * back to head-tail otherwise; `salient` is the default observation's preview.
  */
 export const PREVIEW_BUILDERS: Readonly<Record<PreviewName, PreviewBuilder>> = Object.freeze({
   'head-tail': textOnly((input) => headTailPreview(input.text)),
   head: textOnly((input) => headPreview(input.text)),
   'first-last-lines': textOnly((input) => firstLastLinesPreview(input.text)),
   binary: (input: PreviewInput) => binaryPreview(input.bytes),
-  'json-structure': textOnly((input) =>
-    input.json === undefined ? headTailPreview(input.text) : jsonStructurePreview(input.json),
-  ),
-  salient: textOnly((input): PreviewText => {
-    const salient = salientPreview(input);
-    if (input.json === undefined) return salient;
-    return { ...salient, text: `Structure:\n${jsonStructurePreview(input.json)}\n${salient.text}` };
+  'json-structure': textOnly((input) => {
+    if (input.json !== undefined) return jsonStructurePreview(input.json);
+    const read = readJsonText(input.text);
+    return read ? jsonStructurePreview(read.value, { cut: read.cut }) : headTailPreview(input.text);
   }),
+  salient: textOnly((input) => salientPreview(input)),
 });
 
 /** Resolves a preview given by name or as a builder; `INVALID_ARGUMENT` for an unknown name. */

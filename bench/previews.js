@@ -1,0 +1,279 @@
+/**
+ * `npm run bench:previews`: shows each output of the preview corpus (`../shared/data/previews`, real tool outputs
+ * with questions a user would ask; see its README) through each offload policy, then scores, per policy:
+ * - the mean observation size in characters;
+ * - answered: the share of questions whose answers are all visible in the observation alone;
+ * - reached: the share a literal-minded reader gets to with at most two read calls, each one a call the observation
+ *   (or the first result) spells out or a grep for a question word it shows, run by the real `scratchpad_read`;
+ * both overall and by need (needle, anomaly, format, structure). See bench/lib/preview-scoring.js.
+ * The truncation baselines are cut, per output, to the default observation's own length.
+ * Also times the default preview on large synthetic outputs (it must stay bounded: it reads windows, not all).
+ * Writes bench/results/previews.json. Runs on the built dist/ (`npm run build`).
+ *
+ *   node bench/previews.js [--data DIR] [--only ID,ID] [--policies KEY,KEY] [--show POLICY:ID|POLICY:*] [--no-timing]
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createMemoryDriver, createScratchpad } from '../dist/index.js';
+import {
+  createOffloader,
+  createOffloadPolicy,
+  renderDefaultObservation,
+} from '../dist/scratchpad/offload/index.js';
+import { codePointPrefix, codePointSuffix } from '../dist/scratchpad/previews/code-points.js';
+import { createDefaultPreset, runTool, TOOL_NAMES } from '../dist/tools/index.js';
+import { findPreviewCorpus, loadPreviewCorpus } from './lib/preview-corpus.js';
+import { answered, outputContent, reachWithReads, visibleText } from './lib/preview-scoring.js';
+import { timePreviews } from './lib/preview-timing.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const at = args.indexOf(name);
+  return at === -1 ? fallback : args[at + 1];
+};
+const list = (name) => option(name, '').split(',').filter(Boolean);
+
+const NEEDS = ['needle', 'anomaly', 'format', 'structure'];
+
+/** Truncation to a given number of characters: the first ones, or half from each end around a marker. */
+const CUTS = {
+  head: (text, size) => codePointPrefix(text, size),
+  'head-tail': (text, size) => {
+    const marker = (omitted) => `\n[... ${omitted} characters omitted ...]\n`;
+    const keep = Math.max(0, size - marker(text.length).length);
+    const head = Math.ceil(keep / 2);
+    const tail = keep - head;
+    return `${codePointPrefix(text, head)}${marker(text.length - keep)}${codePointSuffix(text, tail)}`;
+  },
+};
+
+const POLICIES = [
+  { key: 'default', label: 'default (salient preview)', policy: { format: 'default' } },
+  { key: 'seed-000', label: 'seed 000: head 500 + tail 500', policy: { format: 'metnos' } },
+  {
+    key: 'first-last-lines',
+    label: 'first/last 5 lines (deepagents)',
+    policy: { format: 'default', preview: 'first-last-lines' },
+  },
+  {
+    key: 'json-structure',
+    label: 'JSON structure (else head+tail)',
+    policy: { format: 'default', preview: 'json-structure' },
+  },
+  { key: 'head-same-size', label: "head, cut to the default's size", cut: 'head' },
+  { key: 'head-tail-same-size', label: "head+tail, cut to the default's size", cut: 'head-tail' },
+].filter(
+  (entry) => list('--policies').length === 0 || ['default', ...list('--policies')].includes(entry.key),
+);
+
+const dataDirectory = findPreviewCorpus(root, option('--data'));
+if (!dataDirectory) {
+  console.log(
+    'bench:previews skipped: no preview corpus found (looked for shared/data/previews/questions.json beside the ' +
+      'repository and its parents). Put the shared data folder next to the clone, or pass --data DIR.',
+  );
+  process.exit(0);
+}
+const items = loadPreviewCorpus(dataDirectory, list('--only'));
+const questionCount = items.reduce((sum, item) => sum + item.questions.length, 0);
+console.log(`data: ${dataDirectory} (${items.length} outputs, ${questionCount} questions)\n`);
+
+const scratchpad = createScratchpad({ driver: createMemoryDriver() });
+const readTool = createDefaultPreset().tools.find((tool) => tool.name === TOOL_NAMES.read);
+
+/** Default observation length per item: the size the truncation baselines are cut to. */
+const defaultSizes = new Map();
+const results = [];
+for (const entry of POLICIES) results.push(await runPolicy(entry));
+printTable(results);
+
+for (const shown of list('--show')) {
+  const [policyKey, itemId] = shown.split(':');
+  const row = results.find((candidate) => candidate.key === policyKey);
+  for (const [id, observation] of Object.entries(row?.observations ?? {})) {
+    if (itemId === '*' || itemId === id)
+      console.log(`\n--- ${policyKey} observation for ${id} ---\n${observation}`);
+  }
+}
+
+const timing = args.includes('--no-timing') ? null : await timePreviews();
+if (timing) printTiming(timing);
+
+const output = {
+  generatedAt: new Date().toISOString(),
+  command: 'npm run bench:previews',
+  data: { path: dataDirectory, outputs: items.length, questions: questionCount },
+  definitions: {
+    size: 'characters (UTF-16 code units) of the observation the model reads',
+    answered: 'every answer of the question is visible in the observation (bench/lib/preview-scoring.js)',
+    reached:
+      'answered after at most two scratchpad_read calls, each one spelled out by the observation or the first result, or a case-insensitive grep for a question word (stopwords left out) the reader has seen',
+    sameSize: "truncation baselines are cut per output to the default observation's length",
+  },
+  policies: results.map(({ observations, ...rest }) => rest),
+  ...(timing ? { timing } : {}),
+};
+mkdirSync(join(root, 'bench/results'), { recursive: true });
+writeFileSync(join(root, 'bench/results/previews.json'), `${JSON.stringify(output, null, 2)}\n`);
+console.log('\nwrote bench/results/previews.json');
+await scratchpad.close();
+
+/** Shows every item through one policy (one fresh session per item) and scores every question. */
+async function runPolicy(entry) {
+  const questions = [];
+  const observations = {};
+  let totalSize = 0;
+  for (const item of items) {
+    const session = scratchpad.session(`${entry.key}-${item.id}`);
+    const policy = entry.cut
+      ? createOffloadPolicy({ format: 'default', preview: cutPreview(entry.cut, item) })
+      : createOffloadPolicy(entry.policy);
+    const outcome = await createOffloader({ session, policy }).process({
+      tool: item.tool,
+      result: item.text,
+      turn: 'bench',
+      step: 1,
+      context: { task: item.task, history: [{ action: `${item.tool} ${item.call}` }] },
+    });
+    if (!outcome.offloaded) throw new Error(`${entry.key} kept ${item.id} inline (${outcome.reason})`);
+    const observation = outcome.text;
+    if (entry.key === 'default') defaultSizes.set(item.id, observation.length);
+    observations[item.id] = observation;
+    totalSize += observation.length;
+    const content = outputContent(item.text);
+    const read = cachedReader(session);
+    for (const question of item.questions) {
+      const calls = await reachWithReads({
+        question,
+        observation,
+        content,
+        entry: { name: outcome.entry.name, id: outcome.entry.id },
+        read,
+      });
+      questions.push({
+        item: item.id,
+        question: question.id,
+        need: question.need,
+        answered: answered(question, visibleText(observation), content),
+        reached: calls !== null,
+        ...(calls && calls.length > 0 ? { calls } : {}),
+      });
+    }
+  }
+  const share = (rows, key) =>
+    rows.length === 0 ? null : round(rows.filter((row) => row[key]).length / rows.length);
+  const byNeed = Object.fromEntries(
+    NEEDS.map((need) => {
+      const rows = questions.filter((row) => row.need === need);
+      return [
+        need,
+        { questions: rows.length, answered: share(rows, 'answered'), reached: share(rows, 'reached') },
+      ];
+    }),
+  );
+  return {
+    key: entry.key,
+    label: entry.label,
+    meanSize: Math.round(totalSize / items.length),
+    answered: share(questions, 'answered'),
+    reached: share(questions, 'reached'),
+    byNeed,
+    questions,
+    observations,
+  };
+}
+
+/** A preview that cuts the text so the whole default observation is as long as the default policy's for `item`. */
+function cutPreview(cut, item) {
+  return (input) => {
+    const target = defaultSizes.get(item.id);
+    if (target === undefined) throw new Error('the default policy runs first');
+    // The envelope (header and read calls) around an empty preview, plus the newline before the preview.
+    const envelope = renderedEnvelope(item, input);
+    return { text: CUTS[cut](input.text, Math.max(0, target - envelope - 1)) };
+  };
+}
+
+/** The length of the default observation for `item` with an empty preview (its header and read calls). */
+function renderedEnvelope(item, input) {
+  const entry = {
+    id: '0'.repeat(16),
+    name: `${item.tool}_1`,
+    kind: 'text',
+    bytes: input.bytes.byteLength,
+    chars: [...input.text].length,
+    lines: lineCount(input.text),
+  };
+  const rendered = renderDefaultObservation({
+    tool: item.tool,
+    entry,
+    preview: { text: '' },
+    headPreview: false,
+    metadata: {},
+    readTool: TOOL_NAMES.read,
+  });
+  return rendered.text.length;
+}
+
+function lineCount(text) {
+  let count = text.length === 0 || text.endsWith('\n') ? 0 : 1;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) count++;
+  return count;
+}
+
+function cachedReader(session) {
+  const cache = new Map();
+  return async (call) => {
+    const key = JSON.stringify(call);
+    if (!cache.has(key)) cache.set(key, (await runTool(readTool, call, { session })).text);
+    return cache.get(key);
+  };
+}
+
+function round(value) {
+  return Math.round(value * 1000) / 1000;
+}
+
+function percent(value) {
+  return value === null ? '-' : `${Math.round(value * 100)}%`;
+}
+
+function printTable(rows) {
+  const counts = NEEDS.map((need) => `${need} ${rows[0]?.byNeed[need].questions ?? 0}`).join(', ');
+  console.log(`questions by need: ${counts}; cells are answered / reached within two reads\n`);
+  const header = ['policy', 'mean chars', 'all', ...NEEDS];
+  const body = rows.map((row) => [
+    row.label,
+    row.meanSize.toLocaleString('en-US'),
+    `${percent(row.answered)} / ${percent(row.reached)}`,
+    ...NEEDS.map((need) => `${percent(row.byNeed[need].answered)} / ${percent(row.byNeed[need].reached)}`),
+  ]);
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...body.map((cells) => cells[column].length)),
+  );
+  const line = (cells) =>
+    cells
+      .map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column])))
+      .join('  ');
+  console.log(line(header));
+  console.log(widths.map((width) => '-'.repeat(width)).join('  '));
+  for (const cells of body) console.log(line(cells));
+}
+
+function printTiming(timing) {
+  console.log(
+    `\npreview build time, ms (median of ${timing.repetitions}, alternated with head+tail; CPU = this process's user + system):`,
+  );
+  console.log(
+    'output          size    default wall   default max   default CPU   head+tail wall   head+tail CPU',
+  );
+  for (const row of timing.rows) {
+    const cells = [row.defaultMs, row.defaultMaxMs, row.defaultCpuMs, row.headTailMs, row.headTailCpuMs];
+    const widths = [14, 13, 13, 16, 15];
+    console.log(
+      `${row.label.padEnd(13)} ${`${row.megabytes} MiB`.padStart(8)}${cells.map((cell, index) => cell.toFixed(1).padStart(widths[index] + 1)).join('')}`,
+    );
+  }
+}

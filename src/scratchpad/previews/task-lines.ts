@@ -1,0 +1,84 @@
+import { escapeRegex } from '../../core/escape-regex.js';
+import type { SampledLine } from './content-sample.js';
+
+/** Options for {@link taskLines}. */
+export interface TaskLinesOptions {
+  /** Most lines returned (default 12). */
+  maxLines?: number;
+  /** Most lines returned per word (default 3). */
+  perWord?: number;
+}
+
+// Words of a request that say what to do, not what to look for.
+const STOPWORDS = new Set(
+  `about above after again also and any are because been before being below between both but can cannot check
+  could did does doing done down during each few find fix for from further get got had has have having here how
+  into its itself just keep know last let like look looks make many might more most much must need needs not now
+  off once only other our out over own please read report same see should show some such sure tell than that the
+  their them then there these they this those through too under until use used using very want was were what
+  when where which while who whom why will with would you your data file files output result results run line
+  lines`.split(/\s+/),
+);
+const MAX_WORDS = 64;
+
+/**
+ * The lines that mention what the task asks about: the task's words (four letters or more, stopwords left out)
+ * that only a few lines contain (at most 5, or 2% of the lines), rarest first, with up to `perWord` lines each.
+ * Words found on many lines say nothing about where to look. Returns indexes into `lines`.
+ */
+export function taskLines(
+  lines: readonly SampledLine[],
+  task: string | undefined,
+  options: TaskLinesOptions = {},
+): number[] {
+  const maxLines = options.maxLines ?? 12;
+  const perWord = options.perWord ?? 3;
+  const words = taskWords(task ?? '');
+  if (words.length === 0 || lines.length === 0) return [];
+  const alternatives = words.map(escapeRegex).join('|');
+  // A plain case-insensitive test first: the exact match (whole words, any script) only runs on lines that pass it.
+  const quick = new RegExp(alternatives, 'i');
+  const pattern = new RegExp(`(?<![\\p{L}\\p{N}_])(?:${alternatives})(?![\\p{L}\\p{N}_])`, 'giu');
+  // Per word, the lines where it is a whole token (`openssl` in `ii  openssl  3.0.19`) come before the lines where
+  // it is part of one (`libgnutls-openssl27`): a listing names the thing itself on the first kind.
+  const found = new Map<string, { whole: number[]; part: number[] }>();
+  lines.forEach((line, index) => {
+    const text = line.text.length > 2000 ? line.text.slice(0, 2000) : line.text;
+    if (!quick.test(text)) return;
+    for (const match of text.matchAll(pattern)) {
+      const word = match[0].toLowerCase();
+      const at = found.get(word) ?? { whole: [], part: [] };
+      const before = text[match.index - 1];
+      const after = text[match.index + match[0].length];
+      const whole =
+        (before === undefined || /\s/.test(before)) && (after === undefined || /[\s:,;]/.test(after));
+      const list = whole ? at.whole : at.part;
+      if (!at.whole.includes(index) && !at.part.includes(index)) list.push(index);
+      found.set(word, at);
+    }
+  });
+  const limit = Math.max(5, Math.floor(lines.length * 0.02));
+  const chosen: number[] = [];
+  const ranked = [...found.values()]
+    .map((at) => [...at.whole, ...at.part])
+    .filter((at) => at.length <= limit)
+    .sort((a, b) => a.length - b.length);
+  for (const at of ranked) {
+    for (const index of at.slice(0, perWord)) {
+      if (chosen.length === maxLines) return chosen;
+      if (!chosen.includes(index)) chosen.push(index);
+    }
+  }
+  return chosen;
+}
+
+/** The task's distinct words worth searching for, the most specific first (names with `_`, `.` or digits, then the longest). */
+function taskWords(task: string): string[] {
+  const words = new Set<string>();
+  for (const match of task.matchAll(/[\p{L}\p{N}_](?:[\p{L}\p{N}_.-]*[\p{L}\p{N}_])?/gu)) {
+    const word = match[0].toLowerCase();
+    if (word.length >= 4 && !STOPWORDS.has(word) && !/^\d+$/.test(word)) words.add(word);
+  }
+  const specific = (word: string) => (/[_.\d]/.test(word) ? 1 : 0);
+  return [...words].sort((a, b) => specific(b) - specific(a) || b.length - a.length).slice(0, MAX_WORDS);
+}
