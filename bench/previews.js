@@ -8,9 +8,10 @@
  * both overall and by need (needle, anomaly, format, structure). See bench/lib/preview-scoring.js.
  * The truncation baselines are cut, per output, to the default observation's own length.
  * Also times the default preview on large synthetic outputs (it must stay bounded: it reads windows, not all).
- * Writes bench/results/previews.json. Runs on the built dist/ (`npm run build`).
+ * Writes bench/results/previews.json (or --json PATH). Runs on the built dist/ (`npm run build`).
  *
- *   node bench/previews.js [--data DIR] [--only ID,ID] [--policies KEY,KEY] [--show POLICY:ID|POLICY:*] [--no-timing]
+ *   node bench/previews.js [--data DIR] [--only ID,ID] [--policies KEY,KEY] [--show POLICY:ID|POLICY:*]
+ *                          [--no-timing] [--json PATH]
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -42,7 +43,9 @@ const CUTS = {
   head: (text, size) => codePointPrefix(text, size),
   'head-tail': (text, size) => {
     const marker = (omitted) => `\n[... ${omitted} characters omitted ...]\n`;
-    const keep = Math.max(0, size - marker(text.length).length);
+    // The marker's length depends on the count it shows; settle it on the count that results.
+    let keep = Math.max(0, size - marker(text.length).length);
+    keep = Math.max(0, size - marker(text.length - keep).length);
     const head = Math.ceil(keep / 2);
     const tail = keep - head;
     return `${codePointPrefix(text, head)}${marker(text.length - keep)}${codePointSuffix(text, tail)}`;
@@ -115,9 +118,10 @@ const output = {
   policies: results.map(({ observations, ...rest }) => rest),
   ...(timing ? { timing } : {}),
 };
-mkdirSync(join(root, 'bench/results'), { recursive: true });
-writeFileSync(join(root, 'bench/results/previews.json'), `${JSON.stringify(output, null, 2)}\n`);
-console.log('\nwrote bench/results/previews.json');
+const resultsPath = option('--json', join(root, 'bench/results/previews.json'));
+mkdirSync(dirname(resultsPath), { recursive: true });
+writeFileSync(resultsPath, `${JSON.stringify(output, null, 2)}\n`);
+console.log(`\nwrote ${resultsPath}`);
 await scratchpad.close();
 
 /** Shows every item through one policy (one fresh session per item) and scores every question. */

@@ -1,5 +1,5 @@
 export { binaryPreview } from './binary-preview.js';
-export { DIAGNOSTIC_LINE, diagnosticLines, type NumberedLine } from './diagnostic-lines.js';
+export { type ContentSample, type SampledLine, type SampleOptions, sampleContent } from './content-sample.js';
 export {
   type FirstLastLinesPreviewOptions,
   firstLastLinesPreview,
@@ -15,13 +15,15 @@ export {
   MIN_IDENTIFIER_LENGTH,
 } from './identifiers.js';
 export { type JsonStructurePreviewOptions, jsonStructurePreview } from './json-structure-preview.js';
+export { type LineSignal, lineSignal, type Severity } from './line-signals.js';
 export type {
   PreviewBuilder,
   PreviewContext,
   PreviewInput,
   PreviewName,
+  PreviewRead,
   PreviewStep,
   PreviewText,
 } from './preview-builder.js';
 export { buildPreview, PREVIEW_BUILDERS, resolvePreview } from './preview-registry.js';
-export { type SalientPreviewOptions, salientPreview } from './salient-preview.js';
+export { type SalientPreviewOptions, salientBudget, salientPreview } from './salient-preview.js';

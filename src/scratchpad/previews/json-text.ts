@@ -19,6 +19,10 @@ export interface ReadJsonTextOptions {
 
 const NONE: ReadonlySet<JsonValue> = new Set();
 
+// The characters JSON allows outside strings: whitespace, punctuation, numbers, and the letters of true/false/null.
+const JSON_TOKEN: boolean[] = [];
+for (const char of ' \t\r\n{}[],:-+.0123456789eEtruefalsn') JSON_TOKEN[char.charCodeAt(0)] = true;
+
 /**
  * Reads text that looks like JSON (its first non-blank character is `{` or `[`): the whole document when it is
  * short enough and valid; JSON Lines when every line is a JSON object or array; otherwise the longest prefix of the
@@ -67,7 +71,7 @@ function jsonLines(text: string): JsonValue[] | undefined {
 /**
  * The longest prefix of `window` that ends at a clean point (just after an opening bracket, just before a comma,
  * just after a closing bracket), closed with the brackets still open there and parsed. `truncated` says the text
- * goes on past the window.
+ * goes on past the window. A character JSON does not allow outside a string means the text is not JSON.
  */
 function jsonPrefix(window: string, truncated: boolean): JsonText | undefined {
   const open: string[] = [];
@@ -86,6 +90,7 @@ function jsonPrefix(window: string, truncated: boolean): JsonText | undefined {
       continue;
     }
     if (code === 34) inString = true;
+    else if (!JSON_TOKEN[code]) return undefined;
     else if (code === 123 || code === 91) {
       open.push(code === 123 ? '}' : ']');
       markClean(index + 1);

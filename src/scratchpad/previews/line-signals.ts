@@ -30,7 +30,7 @@ const RULES: readonly Rule[] = [
   {
     severity: 4,
     pattern:
-      /\b(?:FATAL|PANIC|CRITICAL|EMERG|EMERGENCY|SEVERE)\b|Traceback \(most recent call last\)|\bException in thread\b|\bpanicked at\b|^\s*(?:fatal|panic):|Segmentation fault|core dumped|\bOutOfMemoryError\b|\b[Oo]ut of memory\b|\boom-kill|\bUnhandled(?:PromiseRejection| exception| rejection)|\bUncaught\b/,
+      /\b(?:FATAL|PANIC|CRITICAL|EMERG|EMERGENCY|SEVERE)\b|Traceback \(most recent call last\)|\bException in thread\b|\bpanicked at\b|^\s*(?:fatal|panic):|Segmentation fault|core dumped|\bOutOfMemoryError\b|\b[Oo]ut of memory\b|\boom[-_]kill|\bUnhandled(?:PromiseRejection| exception| rejection)|\bUncaught\b/,
   },
   {
     severity: 3,
@@ -87,7 +87,7 @@ const LOGCAT_LEVEL = /^\S+\s+\S+\s+\d+\s+\d+\s+([EWF])\s+([^\s:]+)|^([EWF])\/([\
 // A cheap test every rule needs to pass (grouped by first letter, which the regex engine scans fast): most lines of
 // most outputs fail it and cost one scan.
 const MAY_SIGNAL =
-  /a(?:bort|lert)|broken|c(?:rit|annot|an't|ouldn't|ould not|orrupt|aused by|ode|ore dump)|d(?:enied|eprecat|eadlock)|e(?:rr|merg|xception|xit)|f(?:ail|atal|orbidden)|i(?:nvalid|llegal)|killed|mismatch|n(?:ot ok|ot found|o such|ot permitted|o test)|o(?:verflow|ut of memory|om-kill)|panic|r(?:efused|ejected|c\W)|s(?:evere|egmentation|tatus\W{0,3}[45]\d\d)|t(?:raceback|imed out|imeout)|u(?:nhandled|ncaught|nable|nexpected|nreachable|nresolved|nauthorized)|violation|warn|h(?:ttp\/\d(?:\.\d)?"? [45]\d\d|ead [45]\d\d)|(?:get|post|put|patch|delete|options) [45]\d\d|[✗✕✘]|^E {3}|<fault|(?:^|\s)[EWF](?:\/|\s)/i;
+  /a(?:bort|lert)|broken|c(?:rit|annot|an't|ouldn't|ould not|orrupt|aused by|ode|ore dump)|d(?:enied|eprecat|eadlock)|e(?:rr|merg|xception|xit)|f(?:ail|atal|orbidden)|i(?:nvalid|llegal)|killed|mismatch|n(?:ot ok|ot found|o such|ot permitted|o test)|o(?:verflow|ut of memory|om[-_]kill)|panic|r(?:efused|ejected|c\W)|s(?:evere|egmentation|tatus\W{0,3}[45]\d\d)|t(?:raceback|imed out|imeout)|u(?:nhandled|ncaught|nable|nexpected|nreachable|nresolved|nauthorized)|violation|warn|h(?:ttp\/\d(?:\.\d)?"? [45]\d\d|ead [45]\d\d)|(?:get|post|put|patch|delete|options) [45]\d\d|[✗✕✘]|^E {3}|<fault|(?:^|\s)[EWF](?:\/|\s)/i;
 
 /** Why `line` stands out, or `undefined` when it reports nothing wrong. The strongest rule that matches wins. */
 export function lineSignal(line: string): LineSignal | undefined {

@@ -127,15 +127,15 @@ export function looksLikeData(name: string): boolean {
     const code = name.charCodeAt(index);
     if (code >= 48 && code <= 57) digits++;
   }
-  if (digits === 0) return false;
-  if (digits >= 0.4 * name.length) return true;
-  for (const run of name.matchAll(/[0-9a-fA-F]{8,}/g)) {
-    if (/\d/.test(run[0]) && run[0].length * 2 >= name.length) return true;
-  }
   if (name.length >= 12 && !name.includes('.') && /[a-z]/.test(name) && /[A-Z]/.test(name)) {
     const lowerRuns = name.match(/[a-z]+/g) ?? [];
     const mean = lowerRuns.reduce((sum, run) => sum + run.length, 0) / lowerRuns.length;
     if (mean < 2.5) return true;
+  }
+  if (digits === 0) return false;
+  if (digits >= 0.4 * name.length) return true;
+  for (const run of name.matchAll(/[0-9a-fA-F]{8,}/g)) {
+    if (/\d/.test(run[0]) && run[0].length * 2 >= name.length) return true;
   }
   return false;
 }

@@ -23,7 +23,8 @@ const MAX_WORDS = 64;
 
 /**
  * The lines that mention what the task asks about: the task's words (four letters or more, stopwords left out)
- * that only a few lines contain (at most 5, or 2% of the lines), rarest first, with up to `perWord` lines each.
+ * that only a few lines contain (at most 5, or 2% of the lines), rarest first (then the longest), with up to
+ * `perWord` lines each.
  * Words found on many lines say nothing about where to look. Returns indexes into `lines`.
  */
 export function taskLines(
@@ -59,11 +60,11 @@ export function taskLines(
   });
   const limit = Math.max(5, Math.floor(lines.length * 0.02));
   const chosen: number[] = [];
-  const ranked = [...found.values()]
-    .map((at) => [...at.whole, ...at.part])
-    .filter((at) => at.length <= limit)
-    .sort((a, b) => a.length - b.length);
-  for (const at of ranked) {
+  const ranked = [...found]
+    .map(([word, at]) => ({ word, at: [...at.whole, ...at.part] }))
+    .filter(({ at }) => at.length <= limit)
+    .sort((a, b) => a.at.length - b.at.length || b.word.length - a.word.length);
+  for (const { at } of ranked) {
     for (const index of at.slice(0, perWord)) {
       if (chosen.length === maxLines) return chosen;
       if (!chosen.includes(index)) chosen.push(index);
