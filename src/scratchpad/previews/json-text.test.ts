@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { JsonValue } from '../../core/json.js';
 import { readJsonText } from './json-text.js';
 
 describe('readJsonText', () => {
@@ -23,7 +24,7 @@ describe('readJsonText', () => {
     const read = readJsonText(text, { maxChars: 2000 });
     if (!read) throw new Error('expected JSON');
     expect(read.complete).toBe(false);
-    const value = read.value as { items: unknown[] };
+    const value = read.value as { items: JsonValue[] };
     expect(value.items.length).toBeGreaterThan(5);
     // Every item but the last (which the cut may have closed early) is read exactly.
     expect(value.items.slice(0, -1)).toEqual(items.slice(0, value.items.length - 1));
