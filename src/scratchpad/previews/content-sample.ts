@@ -1,6 +1,6 @@
 /** Options for {@link sampleContent}. */
 export interface SampleOptions {
-  /** Texts up to this many characters (UTF-16 units) are read whole (default 768 KiB). */
+  /** Texts up to this many characters (UTF-16 units) and `maxLines` lines are read whole (default 768 KiB). */
   wholeLimit?: number;
   /** Characters read from the start of a longer text (default half of `wholeLimit`). */
   headChars?: number;
@@ -8,6 +8,8 @@ export interface SampleOptions {
   tailChars?: number;
   /** Windows read between them (default 8), spread evenly, sharing what is left of `wholeLimit`. */
   middleWindows?: number;
+  /** Most lines read (default 20,000), shared the same way: a text of very short lines is sampled too. */
+  maxLines?: number;
 }
 
 /** One line of the content as a preview saw it. */
@@ -34,6 +36,7 @@ export interface ContentSample {
 }
 
 const WHOLE_LIMIT = 768 * 1024;
+const MAX_LINES = 20_000;
 
 /**
  * The lines of `text` a preview reads, in bounded time: the whole text when it is short, otherwise whole lines
@@ -43,15 +46,13 @@ const WHOLE_LIMIT = 768 * 1024;
  */
 export function sampleContent(text: string, options: SampleOptions = {}): ContentSample {
   const wholeLimit = options.wholeLimit ?? WHOLE_LIMIT;
+  const maxLines = options.maxLines ?? MAX_LINES;
   if (text.length <= wholeLimit) {
-    const lines = splitTextLines(text).map(
-      (line, index): SampledLine => ({
-        number: index + 1,
-        text: line,
-        part: 'head',
-      }),
-    );
-    return { lines, complete: true, totalChars: text.length, sampledChars: text.length };
+    const all = splitTextLines(text);
+    if (all.length <= maxLines) {
+      const lines = all.map((line, index): SampledLine => ({ number: index + 1, text: line, part: 'head' }));
+      return { lines, complete: true, totalChars: text.length, sampledChars: text.length };
+    }
   }
   const headChars = options.headChars ?? Math.floor(wholeLimit / 2);
   const tailChars = options.tailChars ?? Math.floor(wholeLimit / 4);
@@ -59,10 +60,14 @@ export function sampleContent(text: string, options: SampleOptions = {}): Conten
   const lines: SampledLine[] = [];
   let sampledChars = 0;
 
-  const headEnd = lineEndBefore(text, headChars);
-  splitTextLines(text.slice(0, headEnd)).forEach((line, index) => {
+  const headCut = lineEndBefore(text, headChars);
+  const headAll = splitTextLines(text.slice(0, headCut));
+  const headLines = headAll.slice(0, Math.floor(maxLines / 2));
+  headLines.forEach((line, index) => {
     lines.push({ number: index + 1, text: line, part: 'head' });
   });
+  const headEnd =
+    headLines.length === headAll.length ? headCut : headLines.reduce((sum, line) => sum + line.length + 1, 0);
   sampledChars += headEnd;
 
   const tailStart = lineStartAfter(text, text.length - tailChars);
@@ -74,17 +79,16 @@ export function sampleContent(text: string, options: SampleOptions = {}): Conten
     const start = lineStartAfter(text, Math.max(headEnd, at));
     const end = lineEndBefore(text, Math.min(tailStart, start + windowChars));
     if (end <= start) continue;
-    for (const line of splitTextLines(text.slice(start, end))) {
-      lines.push({ number: undefined, text: line, part: 'middle' });
-    }
-    sampledChars += end - start;
+    const taken = splitTextLines(text.slice(start, end)).slice(0, Math.floor(maxLines / 4 / windows));
+    for (const line of taken) lines.push({ number: undefined, text: line, part: 'middle' });
+    sampledChars += Math.min(end - start, taken.reduce((sum, line) => sum + line.length + 1, 0));
   }
 
-  const tail = splitTextLines(text.slice(tailStart));
+  const tail = splitTextLines(text.slice(tailStart)).slice(-Math.floor(maxLines / 4));
   tail.forEach((line, index) => {
     lines.push({ number: index - tail.length, text: line, part: 'tail' });
   });
-  sampledChars += text.length - tailStart;
+  sampledChars += Math.min(text.length - tailStart, tail.reduce((sum, line) => sum + line.length + 1, 0));
   return { lines, complete: false, totalChars: text.length, sampledChars };
 }
 

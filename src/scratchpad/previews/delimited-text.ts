@@ -34,6 +34,7 @@ const DELIMITERS: ReadonlyArray<[string, string]> = [
 ];
 const MAX_CATEGORIES = 24;
 const MAX_ROWS = 5000;
+const MAX_ROW_CHARS = 10_000;
 const NUMBER = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
 const RULE = /^[\s|+:=-]+$/;
 
@@ -44,7 +45,8 @@ const RULE = /^[\s|+:=-]+$/;
  */
 export function readDelimited(lines: readonly SampledLine[]): DelimitedText | undefined {
   const head = lines.slice(0, 30).filter((line) => line.text.trim().length > 0);
-  if (head.length < 3) return undefined;
+  // Rows are lines of values; a line this long is a document, not a row.
+  if (head.length < 3 || head.some((line) => line.text.length > MAX_ROW_CHARS)) return undefined;
   let best: { delimiter: string; label: string; fields: number } | undefined;
   for (const [delimiter, label] of DELIMITERS) {
     const split = head.map((line) => splitDelimited(line.text, delimiter));
@@ -76,7 +78,7 @@ export function readDelimited(lines: readonly SampledLine[]): DelimitedText | un
   for (let index = hasHeader ? first + 1 : first; index < lines.length && rows < MAX_ROWS; index++) {
     const text = (lines[index] as SampledLine).text;
     // Rules under a header (`---+---`) and lines of another shape (a `(120 rows)` footer) are not rows.
-    if (text.trim().length === 0 || RULE.test(text)) continue;
+    if (text.length > MAX_ROW_CHARS || text.trim().length === 0 || RULE.test(text)) continue;
     const fields = splitDelimited(text, best.delimiter);
     if (fields.length !== columns.length) continue;
     rows++;

@@ -18,6 +18,7 @@ export interface ReadJsonTextOptions {
 }
 
 const NONE: ReadonlySet<JsonValue> = new Set();
+const MAX_DEPTH = 512;
 
 // The characters JSON allows outside strings: whitespace, punctuation, numbers, and the letters of true/false/null.
 const JSON_TOKEN: boolean[] = [];
@@ -76,11 +77,11 @@ function jsonLines(text: string): JsonValue[] | undefined {
 function jsonPrefix(window: string, truncated: boolean): JsonText | undefined {
   const open: string[] = [];
   let inString = false;
+  // After the last clean point no bracket or comma follows (each would be a clean point), so the brackets open there
+  // are the ones still open at the end of the window.
   let cleanAt = -1;
-  let cleanClosers = '';
   const markClean = (at: number) => {
     cleanAt = at;
-    cleanClosers = open.toReversed().join('');
   };
   for (let index = 0; index < window.length; index++) {
     const code = window.charCodeAt(index);
@@ -92,10 +93,12 @@ function jsonPrefix(window: string, truncated: boolean): JsonText | undefined {
     if (code === 34) inString = true;
     else if (!JSON_TOKEN[code]) return undefined;
     else if (code === 123 || code === 91) {
+      // Nesting this deep is not a document worth a shape (and would cost the parser a deep recursion).
+      if (open.length === MAX_DEPTH) return undefined;
       open.push(code === 123 ? '}' : ']');
       markClean(index + 1);
     } else if (code === 125 || code === 93) {
-      if (open.pop() !== (code === 125 ? '}' : ']')) break;
+      if (open.pop() !== (code === 125 ? '}' : ']')) return undefined;
       markClean(index + 1);
       if (open.length === 0) {
         // One complete document; whatever follows (more documents, a trailer) is not read.
@@ -104,7 +107,7 @@ function jsonPrefix(window: string, truncated: boolean): JsonText | undefined {
     } else if (code === 44) markClean(index);
   }
   if (cleanAt === -1) return undefined;
-  return parsePrefix(window.slice(0, cleanAt), cleanClosers, true);
+  return parsePrefix(window.slice(0, cleanAt), open.toReversed().join(''), true);
 }
 
 function parsePrefix(prefix: string, closers: string, cut: boolean): JsonText | undefined {

@@ -8,7 +8,7 @@ export interface LineKind {
   examples: number[];
 }
 
-/** The kinds of a list of lines and the kind of each line (-1 for a blank line). */
+/** The kinds of a list of lines and the kind of each line (-1 for a blank line, or one past the kinds' cap). */
 export interface LineKinds {
   kinds: LineKind[];
   kindOf: Int32Array;
@@ -21,15 +21,18 @@ const MAX_WORDS = 48;
 const MAX_KINDS_PER_BUCKET = 24;
 const MIN_SIMILARITY = 0.6;
 const MAX_EXACT = 4096;
-const CALENDAR_WORD =
-  /^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun|am|pm|utc|gmt)$/i;
+const MAX_KINDS = 2000;
+const CALENDAR_WORDS = new Set(
+  'jan feb mar apr may jun jul aug sep sept oct nov dec mon tue wed thu fri sat sun am pm utc gmt'.split(' '),
+);
 
 /**
  * Groups lines into kinds the way log parsers do (after Drain, He et al. 2017): words with a digit, calendar words
  * and very long words are variables; lines with the same number of words and the same first three fixed words
  * join the first kind they match in at least 60% of their positions, and the positions that differ become
  * variables. A 2,000-line log of a dozen message types gives about a dozen kinds; text that does not repeat
- * (source code, prose) gives about one kind per line. Linear in the lines (a bounded number of comparisons each).
+ * (source code, prose) gives about one kind per line, up to 2,000 kinds (later new lines get none). Linear in the
+ * lines (a bounded number of comparisons each).
  */
 export function mineLineKinds(lines: readonly string[]): LineKinds {
   const kinds: LineKind[] = [];
@@ -46,6 +49,8 @@ export function mineLineKinds(lines: readonly string[]): LineKinds {
       const bucket = buckets.get(bucketKey) ?? [];
       kind = bucket.find((candidate) => merge(kinds[candidate] as LineKind, words));
       if (kind === undefined) {
+        // Text this varied is not a log: its further new lines get no kind (they stand out by their text alone).
+        if (kinds.length >= MAX_KINDS) return;
         kind = kinds.length;
         kinds.push({ template: words, count: 0, examples: [] });
         if (bucket.length < MAX_KINDS_PER_BUCKET) bucket.push(kind);
@@ -89,10 +94,11 @@ function maskedWords(line: string): string[] {
   return words;
 }
 
+/** A month, a weekday, am/pm or a time zone (brackets and commas around it allowed) is a variable. */
 function calendarOrWord(word: string): string {
-  if (word.length > 8) return word;
-  const bare = word.replace(/^\W+|\W+$/g, '');
-  return CALENDAR_WORD.test(bare) ? VARIABLE : word;
+  if (word.length > 7) return word;
+  const bare = /^\w+$/.test(word) ? word : word.replace(/^\W+|\W+$/g, '');
+  return bare.length <= 4 && CALENDAR_WORDS.has(bare.toLowerCase()) ? VARIABLE : word;
 }
 
 /** The first three words that are fixed and contain a letter: lines of one kind start the same way. */

@@ -29,7 +29,9 @@ const VOID = new Set([
   'track',
   'wbr',
 ]);
-const TAG = /<(\/?)([A-Za-z][\w:.-]*)((?:[^>"']|"[^"]*"|'[^']*')*?)(\/?)>/g;
+// A tag ends at the first `>` and never spans another `<`: one pass over a line, whatever it holds (a quoted `>` in
+// an attribute cuts that tag short, which only blurs the outline).
+const TAG = /<(\/?)([A-Za-z][\w:.-]{0,63})([^<>]{0,2000})>/g;
 const MAX_DEPTH = 6;
 const MAX_PATHS = 400;
 
@@ -65,24 +67,24 @@ export function markupOutline(lines: readonly SampledLine[]): MarkupOutline | un
   const headings: Array<{ text: string; depth: number }> = [];
   let title: string | undefined;
   for (const line of lines) {
-    if (title === undefined && kind === 'HTML') {
-      const found = /<title[^>]*>([^<]*)<\/title>/i.exec(line.text);
-      if (found) title = squeeze(found[1] as string);
-    }
-    if (kind === 'HTML' && headings.length < 20) {
-      for (const heading of line.text.matchAll(/<h([1-3])[^>]*>(.*?)<\/h\1>/gi)) {
-        const text = squeeze((heading[2] as string).replace(/<[^>]*>/g, ''));
-        if (text)
-          headings.push({
-            text: `${'  '.repeat(Number(heading[1]))}h${heading[1]} ${text}${where(line)}`,
-            depth: 1,
-          });
-      }
-    }
+    // The title and headings are read from the tag pass: the text between an opening tag and its closing tag on the
+    // same line (one pass; a regex per heading would go quadratic on a line of unclosed tags).
+    let open: { name: string; start: number } | undefined;
     for (const tag of line.text.matchAll(TAG)) {
       const name = kind === 'HTML' ? (tag[2] as string).toLowerCase() : (tag[2] as string);
       const closing = tag[1] === '/';
-      const selfClosing = tag[4] === '/' || (kind === 'HTML' && VOID.has(name.toLowerCase()));
+      const selfClosing = (tag[3] as string).endsWith('/') || (kind === 'HTML' && VOID.has(name.toLowerCase()));
+      if (kind === 'HTML' && /^(?:title|h[1-3])$/.test(name)) {
+        if (!closing) open = { name, start: (tag.index as number) + tag[0].length };
+        else if (open?.name === name) {
+          const text = squeeze(line.text.slice(open.start, tag.index).replace(/<[^<>]*>/g, ''));
+          if (name === 'title') title ??= text;
+          else if (text && headings.length < 20) {
+            headings.push({ text: `${'  '.repeat(Number(name[1]))}${name} ${text}${where(line)}`, depth: 1 });
+          }
+          open = undefined;
+        }
+      }
       if (closing) {
         const at = stack.lastIndexOf(name);
         if (at !== -1) stack.length = at;

@@ -36,29 +36,37 @@ export function taskLines(
   const perWord = options.perWord ?? 3;
   const words = taskWords(task ?? '');
   if (words.length === 0 || lines.length === 0) return [];
-  const alternatives = words.map(escapeRegex).join('|');
-  // A plain case-insensitive test first: the exact match (whole words, any script) only runs on lines that pass it.
-  const quick = new RegExp(alternatives, 'i');
-  const pattern = new RegExp(`(?<![\\p{L}\\p{N}_])(?:${alternatives})(?![\\p{L}\\p{N}_])`, 'giu');
-  // Per word, the lines where it is a whole token (`openssl` in `ii  openssl  3.0.19`) come before the lines where
-  // it is part of one (`libgnutls-openssl27`): a listing names the thing itself on the first kind.
+  const limit = Math.max(5, Math.floor(lines.length * 0.02));
+  // A word on more lines than the limit says nothing: it is dropped from the search as soon as it passes it.
+  let live = words;
+  let patterns = searchPatterns(live);
   const found = new Map<string, { whole: number[]; part: number[] }>();
-  lines.forEach((line, index) => {
-    const text = line.text.length > 2000 ? line.text.slice(0, 2000) : line.text;
-    if (!quick.test(text)) return;
-    for (const match of text.matchAll(pattern)) {
+  const saturated = new Set<string>();
+  for (let index = 0; index < lines.length && live.length > 0; index++) {
+    const raw = (lines[index] as SampledLine).text;
+    const text = raw.length > 2000 ? raw.slice(0, 2000) : raw;
+    if (!patterns.quick.test(text)) continue;
+    for (const match of text.matchAll(patterns.exact)) {
       const word = match[0].toLowerCase();
+      if (saturated.has(word)) continue;
       const at = found.get(word) ?? { whole: [], part: [] };
       const before = text[match.index - 1];
       const after = text[match.index + match[0].length];
-      const whole =
-        (before === undefined || /\s/.test(before)) && (after === undefined || /[\s:,;]/.test(after));
-      const list = whole ? at.whole : at.part;
-      if (!at.whole.includes(index) && !at.part.includes(index)) list.push(index);
+      const whole = (before === undefined || /\s/.test(before)) && (after === undefined || /[\s:,;]/.test(after));
+      // Lines come in order: a line already listed for this word is the last one listed. Per word, the lines
+      // where it is a whole token (`openssl` in `ii  openssl  3.0.19`) come before the lines where it is part of one
+      // (`libgnutls-openssl27`): a listing names the thing itself on the first kind.
+      if (at.whole[at.whole.length - 1] !== index && at.part[at.part.length - 1] !== index) {
+        (whole ? at.whole : at.part).push(index);
+      }
       found.set(word, at);
+      if (at.whole.length + at.part.length > limit) saturated.add(word);
     }
-  });
-  const limit = Math.max(5, Math.floor(lines.length * 0.02));
+    if (saturated.size > 0 && live.some((word) => saturated.has(word))) {
+      live = live.filter((word) => !saturated.has(word));
+      if (live.length > 0) patterns = searchPatterns(live);
+    }
+  }
   const chosen: number[] = [];
   const ranked = [...found]
     .map(([word, at]) => ({ word, at: [...at.whole, ...at.part] }))
@@ -71,6 +79,15 @@ export function taskLines(
     }
   }
   return chosen;
+}
+
+/** A plain case-insensitive test, then the exact match (whole words, any script) on the lines that pass it. */
+function searchPatterns(words: readonly string[]): { quick: RegExp; exact: RegExp } {
+  const alternatives = words.map(escapeRegex).join('|');
+  return {
+    quick: new RegExp(alternatives, 'i'),
+    exact: new RegExp(`(?<![\\p{L}\\p{N}_])(?:${alternatives})(?![\\p{L}\\p{N}_])`, 'giu'),
+  };
 }
 
 /** The task's distinct words worth searching for, the most specific first (names with `_`, `.` or digits, then the longest). */
