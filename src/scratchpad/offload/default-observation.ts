@@ -13,11 +13,16 @@ const READ_WINDOW = 50;
  *
  * ```
  * [bash output stored as bash_3 (id 485d7beae4e144eb, text, 12,502 chars, 318 lines); not shown in full]
- * Errors:
- *   L312: ValueError: bad input
- * New names (first line):
- *   L12-40: parse_header HeaderError …
- * Read more: scratchpad_read {"name": "bash_3", "lines": "302:351"} or {"name": "bash_3", "regex": "parse_header"}
+ * Text, 318 lines of 12 kinds (repetitive, like a log); 1 error line:
+ * First lines:
+ *   1: 2026-04-26T18:22:01Z INFO worker started pid=4113
+ * Last lines:
+ *   318: 2026-04-26T18:25:40Z INFO worker stopped
+ * Stands out ([×N]: N lines of that kind):
+ *   312: 2026-04-26T18:25:39Z ERROR parse_header: bad input
+ * New names:
+ *   12-40: parse_header HeaderError …
+ * Read more: scratchpad_read {"name": "bash_3", "regex": "ERROR"} or {"name": "bash_3", "lines": "307:336"}
  * ```
  */
 export function renderDefaultObservation(input: ObservationInput): RenderedObservation {

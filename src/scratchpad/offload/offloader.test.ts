@@ -154,7 +154,7 @@ describe('offloader: default format', () => {
       'First lines:\n  1: INFO 2026-04-26 request_handler_0 served café ✓ in 0 ms',
     );
     expect(outcome.text).toContain(
-      'Stands out (line [× lines like it]):\n  201: Traceback (most recent call last):\n  203: KeyError: missing_configuration_key',
+      'Stands out ([×N]: N lines of that kind):\n  201: Traceback (most recent call last):\n  203: KeyError: missing_configuration_key',
     );
     expect(lines.at(-1)).toBe(
       'Read more: notes_read {"name": "bash_1", "regex": "Traceback \\\\(most recent call last\\\\)|KeyError"} or {"name": "bash_1", "lines": "196:225"} or {"name": "bash_1", "lines": "13:62"}',

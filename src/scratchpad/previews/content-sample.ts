@@ -81,14 +81,20 @@ export function sampleContent(text: string, options: SampleOptions = {}): Conten
     if (end <= start) continue;
     const taken = splitTextLines(text.slice(start, end)).slice(0, Math.floor(maxLines / 4 / windows));
     for (const line of taken) lines.push({ number: undefined, text: line, part: 'middle' });
-    sampledChars += Math.min(end - start, taken.reduce((sum, line) => sum + line.length + 1, 0));
+    sampledChars += Math.min(
+      end - start,
+      taken.reduce((sum, line) => sum + line.length + 1, 0),
+    );
   }
 
   const tail = splitTextLines(text.slice(tailStart)).slice(-Math.floor(maxLines / 4));
   tail.forEach((line, index) => {
     lines.push({ number: index - tail.length, text: line, part: 'tail' });
   });
-  sampledChars += Math.min(text.length - tailStart, tail.reduce((sum, line) => sum + line.length + 1, 0));
+  sampledChars += Math.min(
+    text.length - tailStart,
+    tail.reduce((sum, line) => sum + line.length + 1, 0),
+  );
   return { lines, complete: false, totalChars: text.length, sampledChars };
 }
 

@@ -73,7 +73,8 @@ export function markupOutline(lines: readonly SampledLine[]): MarkupOutline | un
     for (const tag of line.text.matchAll(TAG)) {
       const name = kind === 'HTML' ? (tag[2] as string).toLowerCase() : (tag[2] as string);
       const closing = tag[1] === '/';
-      const selfClosing = (tag[3] as string).endsWith('/') || (kind === 'HTML' && VOID.has(name.toLowerCase()));
+      const selfClosing =
+        (tag[3] as string).endsWith('/') || (kind === 'HTML' && VOID.has(name.toLowerCase()));
       if (kind === 'HTML' && /^(?:title|h[1-3])$/.test(name)) {
         if (!closing) open = { name, start: (tag.index as number) + tag[0].length };
         else if (open?.name === name) {

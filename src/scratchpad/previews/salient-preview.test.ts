@@ -78,7 +78,7 @@ describe('salientPreview: what the output is', () => {
     expect(preview.text).toContain('  precipitation: number (0…8)');
     expect(preview.text).toContain('  weather: "rain" 100, "fog" 100, "sun" 99, "hail" 1');
     expect(preview.text).toContain('  2: 2012-01-01,0,sun');
-    expect(preview.text).toContain('Stands out (line [× lines like it]):\n  125: 2012-01-12,2,hail');
+    expect(preview.text).toContain('Stands out ([×N]: N lines of that kind):\n  125: 2012-01-12,2,hail');
   });
 });
 

@@ -95,7 +95,7 @@ export function salientPreview(input: PreviewInput, options: SalientPreviewOptio
     min: 1 + minShape(form),
   };
   const standing: PreviewSection = {
-    title: 'Stands out (line [× lines like it]):',
+    title: 'Stands out ([×N]: N lines of that kind):',
     lines: standOutLines,
     min: 3,
   };
@@ -112,7 +112,7 @@ export function salientPreview(input: PreviewInput, options: SalientPreviewOptio
     max: 8,
   };
   const rarest: PreviewSection = {
-    title: 'Rare lines (once or twice in a repetitive text):',
+    title: 'Rare lines:',
     lines: numbered(rare, (order) => order),
     min: 2,
   };
@@ -156,7 +156,7 @@ export function salientPreview(input: PreviewInput, options: SalientPreviewOptio
       nameRank(b, inStandOuts, input.context) - nameRank(a, inStandOuts, input.context) || a.index - b.index,
   );
   const indexed: PreviewSection = {
-    title: 'New names (line: names):',
+    title: 'New names:',
     lines: nameLines(ranked, lines),
     min: 3,
   };

@@ -52,7 +52,8 @@ export function taskLines(
       const at = found.get(word) ?? { whole: [], part: [] };
       const before = text[match.index - 1];
       const after = text[match.index + match[0].length];
-      const whole = (before === undefined || /\s/.test(before)) && (after === undefined || /[\s:,;]/.test(after));
+      const whole =
+        (before === undefined || /\s/.test(before)) && (after === undefined || /[\s:,;]/.test(after));
       // Lines come in order: a line already listed for this word is the last one listed. Per word, the lines
       // where it is a whole token (`openssl` in `ii  openssl  3.0.19`) come before the lines where it is part of one
       // (`libgnutls-openssl27`): a listing names the thing itself on the first kind.
