@@ -16,6 +16,7 @@ import { createMemoryDriver, createScratchpad } from '../dist/index.js';
 import { createOffloader, createOffloadPolicy } from '../dist/scratchpad/offload/index.js';
 import { codexTruncate } from './lib/context-codex.js';
 import { replay, score, stepsOf } from './lib/context-replay.js';
+import { textTable } from './lib/text-table.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -224,19 +225,10 @@ function printTable(rows) {
     `| ${row.halfB.contextRatio.toFixed(3)}`,
     `${(row.halfB.visibleShare * 100).toFixed(1)}%`,
   ]);
-  const widths = header.map((title, column) =>
-    Math.max(title.length, ...body.map((cells) => cells[column].length)),
-  );
-  const line = (cells) =>
-    cells
-      .map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column])))
-      .join('  ');
   console.log(
     `facts: ${rows[0]?.all.facts ?? 0} (A: ${rows[0]?.halfA.facts ?? 0}, B: ${rows[0]?.halfB.facts ?? 0}); context = cumulative context / all inline\n`,
   );
-  console.log(line(header));
-  console.log(widths.map((width) => '-'.repeat(width)).join('  '));
-  for (const cells of body) console.log(line(cells));
+  for (const line of textTable(header, body)) console.log(line);
   if (rows.some((row) => row.key === 'salient-masked')) {
     console.log(
       '(*) needs a runtime that rewrites earlier observations (breaks prompt caching at each rewrite)',

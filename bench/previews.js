@@ -27,6 +27,7 @@ import { createDefaultPreset, runTool, TOOL_NAMES } from '../dist/tools/index.js
 import { findPreviewCorpus, loadPreviewCorpus } from './lib/preview-corpus.js';
 import { answered, outputContent, reachWithReads, visibleText } from './lib/preview-scoring.js';
 import { timePreviews } from './lib/preview-timing.js';
+import { textTable } from './lib/text-table.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -254,16 +255,7 @@ function printTable(rows) {
     `${percent(row.answered)} / ${percent(row.reached)}`,
     ...NEEDS.map((need) => `${percent(row.byNeed[need].answered)} / ${percent(row.byNeed[need].reached)}`),
   ]);
-  const widths = header.map((title, column) =>
-    Math.max(title.length, ...body.map((cells) => cells[column].length)),
-  );
-  const line = (cells) =>
-    cells
-      .map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column])))
-      .join('  ');
-  console.log(line(header));
-  console.log(widths.map((width) => '-'.repeat(width)).join('  '));
-  for (const cells of body) console.log(line(cells));
+  for (const line of textTable(header, body)) console.log(line);
 }
 
 function printTiming(timing) {

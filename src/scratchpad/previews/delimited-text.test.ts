@@ -1,11 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { SampledLine } from './content-sample.js';
+import { sampleContent } from './content-sample.js';
 import { rareCategories, readDelimited, splitDelimited } from './delimited-text.js';
 
-function sampled(text: string): SampledLine[] {
-  return text.split('\n').map((line, index) => ({ number: index + 1, text: line, part: 'head' as const }));
-}
+const linesOf = (text: string) => sampleContent(text).lines;
 
 describe('readDelimited', () => {
   it('reads a CSV with its header, quoted fields, numbers and categories', () => {
@@ -13,7 +11,7 @@ describe('readDelimited', () => {
       { length: 40 },
       (_, index) => `${index},"Smith, ${index}",${index % 2 ? 'open' : 'closed'}`,
     );
-    const read = readDelimited(sampled(['id,name,state', ...rows].join('\n')));
+    const read = readDelimited(linesOf(['id,name,state', ...rows].join('\n')));
     expect(read).toMatchObject({ delimiter: ',', label: 'CSV', headerIndex: 0, rows: 40 });
     expect(read?.columns.map((column) => column.name)).toEqual(['id', 'name', 'state']);
     expect(read?.columns[0]).toMatchObject({ numbers: 40, min: 0, max: 39 });
@@ -29,18 +27,18 @@ describe('readDelimited', () => {
       { length: 30 },
       (_, index) => `2015-07-29 17:41:${index},747 - INFO [QuorumPeer] - Notification time out: ${index}`,
     );
-    expect(readDelimited(sampled(log.join('\n')))).toBeUndefined();
+    expect(readDelimited(linesOf(log.join('\n')))).toBeUndefined();
     const syslog = Array.from(
       { length: 30 },
       (_, index) =>
         `Jun 14 15:16:0${index % 10} combo sshd[${index}]: authentication failure; logname= uid=0 rhost=1.2.3.4`,
     );
-    expect(readDelimited(sampled(syslog.join('\n')))).toBeUndefined();
+    expect(readDelimited(linesOf(syslog.join('\n')))).toBeUndefined();
   });
 
   it('finds the rare value of a category', () => {
     const rows = Array.from({ length: 200 }, (_, index) => `${index},${index === 50 ? 'hail' : 'sun'}`);
-    const read = readDelimited(sampled(['day,weather', ...rows].join('\n')));
+    const read = readDelimited(linesOf(['day,weather', ...rows].join('\n')));
     expect(rareCategories(read?.columns[1] as never, read?.rows ?? 0)).toEqual(['hail']);
   });
 });

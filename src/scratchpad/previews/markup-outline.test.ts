@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { SampledLine } from './content-sample.js';
+import { sampleContent } from './content-sample.js';
 import { markupOutline } from './markup-outline.js';
 
-function sampled(text: string): SampledLine[] {
-  return text.split('\n').map((line, index) => ({ number: index + 1, text: line, part: 'head' as const }));
-}
+const linesOf = (text: string) => sampleContent(text).lines;
 
 describe('markupOutline', () => {
   it('outlines XML as an element tree with counts and first lines', () => {
@@ -17,7 +15,7 @@ describe('markupOutline', () => {
       '  </testsuite>',
       '</testsuites>',
     ].join('\n');
-    expect(markupOutline(sampled(xml))).toEqual({
+    expect(markupOutline(linesOf(xml))).toEqual({
       kind: 'XML',
       root: 'testsuites',
       lines: [
@@ -31,12 +29,12 @@ describe('markupOutline', () => {
 
   it('gives HTML its title and headings, and survives unclosed elements', () => {
     const html = `<!DOCTYPE html><html><head><title> Report  </title></head><body>\n<h1>Sales</h1>${'<p>x'.repeat(400)}\n<h2 class="x">Q<b>1</b></h2></body></html>`;
-    const outline = markupOutline(sampled(html));
+    const outline = markupOutline(linesOf(html));
     expect(outline).toMatchObject({ kind: 'HTML', title: 'Report', root: 'html' });
     expect(outline?.lines.slice(0, 2)).toEqual([
       { text: '  h1 Sales (line 2)', depth: 1 },
       { text: '    h2 Q1 (line 3)', depth: 1 },
     ]);
-    expect(markupOutline(sampled('plain text <b>bold</b>'))).toBeUndefined();
+    expect(markupOutline(linesOf('plain text <b>bold</b>'))).toBeUndefined();
   });
 });

@@ -1,15 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { SampledLine } from './content-sample.js';
+import { sampleContent } from './content-sample.js';
 import { looksLikeData, newNameIndex } from './name-index.js';
 
-function sampled(lines: string[]): SampledLine[] {
-  return lines.map((text, index) => ({ number: index + 1, text, part: 'head' as const }));
-}
+const linesOf = (lines: string[]) => sampleContent(lines.join('\n')).lines;
 
 describe('newNameIndex', () => {
   it('lists new names once, leaving out seen ones, contained dotted parts, unmentioned files and data', () => {
     const index = newNameIndex(
-      sampled([
+      linesOf([
         'def separability_matrix(transform): return self.field.disabled',
         'see helpers.py and validators.py; session x14ede63a5a70048',
         'self.field.disabled again, block blk_38865049064139660',
@@ -26,7 +24,7 @@ describe('newNameIndex', () => {
 
   it('collapses families of names that differ in a number or a generated id', () => {
     const lines = Array.from({ length: 30 }, (_, index) => `mkdir subdir${index} us100${index}chvf.geojson`);
-    const index = newNameIndex(sampled(lines), {});
+    const index = newNameIndex(linesOf(lines), {});
     expect(index.names.map((name) => [name.name, name.family])).toEqual([
       ['us1000chvf.geojson', 30],
       ['subdir10', 20],

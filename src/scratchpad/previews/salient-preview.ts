@@ -89,50 +89,40 @@ export function salientPreview(input: PreviewInput, options: SalientPreviewOptio
 
   const numbered = (indexes: readonly number[], rank: (order: number) => number): SectionLine[] =>
     indexes.map((index, order) => ({ text: format(index), rank: rank(order) }));
-  const shape: PreviewSection = {
-    title: '',
-    lines: [{ text: describe(form, sample, kinds, signals, minSeverity) }, ...form.shape],
-    min: 1 + minShape(form),
-  };
-  const standing: PreviewSection = {
-    title: 'Stands out ([×N]: N lines of that kind):',
-    lines: standOutLines,
-    min: 3,
-  };
-  const head: PreviewSection = {
-    title: 'First lines:',
-    lines: numbered(first, (order) => order),
-    min: 1,
-    max: 12,
-  };
-  const tail: PreviewSection = {
-    title: 'Last lines:',
-    lines: numbered(last, (order) => last.length - order),
-    min: 2,
-    max: 8,
-  };
-  const rarest: PreviewSection = {
-    title: 'Rare lines:',
-    lines: numbered(rare, (order) => order),
-    min: 2,
-  };
-  const asked: PreviewSection = {
-    title: 'Lines about the task:',
-    lines: numbered(task, (order) => order),
-    min: 2,
-    max: 8,
-  };
-  const outlined: PreviewSection = {
-    title: 'Outline:',
-    lines:
-      outline.length <= Math.max(40, lines.length / 6)
-        ? outline.map((entry, order) => ({
-            text: `  ${label(lines[entry.index] as SampledLine)}: ${clip(entry.text, 160)}`,
-            rank: order,
-          }))
-        : [],
-    min: 2,
-  };
+  const outlineLines =
+    outline.length <= Math.max(40, lines.length / 6)
+      ? outline.map((entry, order) => ({
+          text: `  ${label(lines[entry.index] as SampledLine)}: ${clip(entry.text, 160)}`,
+          rank: order,
+        }))
+      : [];
+  const describing = [{ text: describe(form, sample, kinds, signals, minSeverity) }, ...form.shape];
+  const shape = section('', describing, 1 + minShape(form));
+  const standing = section('Stands out ([×N]: N lines of that kind):', standOutLines, 3);
+  const head = section(
+    'First lines:',
+    numbered(first, (order) => order),
+    1,
+    12,
+  );
+  const tail = section(
+    'Last lines:',
+    numbered(last, (order) => last.length - order),
+    2,
+    8,
+  );
+  const rarest = section(
+    'Rare lines:',
+    numbered(rare, (order) => order),
+    2,
+  );
+  const asked = section(
+    'Lines about the task:',
+    numbered(task, (order) => order),
+    2,
+    8,
+  );
+  const outlined = section('Outline:', outlineLines, 2);
   // The index leaves out names the other parts already show: fit once without it, then with it.
   const layout = (sections: PreviewSection[], order: PreviewSection[]) =>
     fitSections(
@@ -155,11 +145,7 @@ export function salientPreview(input: PreviewInput, options: SalientPreviewOptio
     (a, b) =>
       nameRank(b, inStandOuts, input.context) - nameRank(a, inStandOuts, input.context) || a.index - b.index,
   );
-  const indexed: PreviewSection = {
-    title: 'New names:',
-    lines: nameLines(ranked, lines),
-    min: 3,
-  };
+  const indexed = section('New names:', nameLines(ranked, lines), 3);
   const text = layout(
     [shape, standing, indexed, head, outlined, tail, rarest, asked],
     [shape, head, tail, outlined, standing, rarest, asked, indexed],
@@ -174,6 +160,10 @@ export function salientPreview(input: PreviewInput, options: SalientPreviewOptio
     ...(focus ? { focusLine: Number(focus.lines.split(':')[0]) } : {}),
     ...(search ? { searchExample: search.regex } : {}),
   };
+}
+
+function section(title: string, lines: SectionLine[], min: number, max?: number): PreviewSection {
+  return { title, lines, min, ...(max === undefined ? {} : { max }) };
 }
 
 /** The first line of the preview: the content's form, its size in lines, its kinds of line and its signals. */

@@ -1,20 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import type { SampledLine } from './content-sample.js';
+import { sampleContent } from './content-sample.js';
 import { tableHeader } from './table-header.js';
 
-function sampled(lines: string[]): SampledLine[] {
-  return lines.map((text, index) => ({ number: index + 1, text, part: 'head' as const }));
-}
+const linesOf = (lines: string[]) => sampleContent(lines.join('\n')).lines;
 
 describe('tableHeader', () => {
   it('finds the header above a rule, between two rules, or as a first line of capitalised names', () => {
-    expect(tableHeader(sampled([' id | name ', '----+------', '  1 | ana']))).toEqual({ header: 0, rule: 1 });
+    expect(tableHeader(linesOf([' id | name ', '----+------', '  1 | ana']))).toEqual({ header: 0, rule: 1 });
     expect(
-      tableHeader(sampled(['+----+------+', '| id | name |', '+----+------+', '|  1 | ana  |'])),
+      tableHeader(linesOf(['+----+------+', '| id | name |', '+----+------+', '|  1 | ana  |'])),
     ).toEqual({ header: 1, rule: 2 });
     expect(
       tableHeader(
-        sampled([
+        linesOf([
           'NAME       READY   STATUS    RESTARTS   AGE',
           'web-1      1/1     Running   0          2d',
         ]),
@@ -22,6 +20,6 @@ describe('tableHeader', () => {
     ).toEqual({
       header: 0,
     });
-    expect(tableHeader(sampled(['just a line', 'and another']))).toBeUndefined();
+    expect(tableHeader(linesOf(['just a line', 'and another']))).toBeUndefined();
   });
 });

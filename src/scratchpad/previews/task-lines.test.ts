@@ -1,14 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { SampledLine } from './content-sample.js';
+import { sampleContent } from './content-sample.js';
 import { taskLines } from './task-lines.js';
 
-function sampled(lines: string[]): SampledLine[] {
-  return lines.map((text, index) => ({ number: index + 1, text, part: 'head' as const }));
-}
+const linesOf = (lines: string[]) => sampleContent(lines.join('\n')).lines;
 
 describe('taskLines', () => {
   it("finds the lines with the task's rarer words, the ones naming the thing itself first", () => {
-    const listing = sampled([
+    const listing = linesOf([
       'ii  adduser        3.134        all     add and remove users and groups',
       'ii  libcurl4       7.88.1       amd64   easy-to-use client-side URL transfer library (OpenSSL flavour)',
       'ii  libpq5         15.20-0      amd64   PostgreSQL C client library',
@@ -20,7 +18,7 @@ describe('taskLines', () => {
   });
 
   it('finds nothing without a task, or when every task word is everywhere', () => {
-    const lines = sampled(Array.from({ length: 50 }, (_, index) => `request ${index} served`));
+    const lines = linesOf(Array.from({ length: 50 }, (_, index) => `request ${index} served`));
     expect(taskLines(lines, undefined)).toEqual([]);
     expect(taskLines(lines, 'Which request was served?')).toEqual([]);
   });

@@ -1,14 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { SampledLine } from './content-sample.js';
+import { sampleContent } from './content-sample.js';
 import { textOutline } from './text-outline.js';
 
-function sampled(lines: string[]): SampledLine[] {
-  return lines.map((text, index) => ({ number: index + 1, text, part: 'head' as const }));
-}
+const linesOf = (lines: string[]) => sampleContent(lines.join('\n')).lines;
 
 describe('textOutline', () => {
   it('finds headings, banners, CI groups, patch files and commits', () => {
-    const lines = sampled([
+    const lines = linesOf([
       '# Report',
       'text',
       '2026-02-06T06:49:04.4217282Z ##[group]Run poetry run pytest',
@@ -27,7 +25,7 @@ describe('textOutline', () => {
   });
 
   it('finds the definitions of source code, through a line-number gutter, and drops its comments', () => {
-    const lines = sampled([
+    const lines = linesOf([
       "Here's the result of running `cat -n` on /testbed/app.py:",
       '     1\t# Licensed under the MIT license',
       '     2\t',
