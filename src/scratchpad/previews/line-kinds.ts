@@ -31,17 +31,19 @@ const CALENDAR_WORDS = new Set(
  * and very long words are variables; lines with the same number of words and the same first three fixed words
  * join the first kind they match in at least 60% of their positions, and the positions that differ become
  * variables. A 2,000-line log of a dozen message types gives about a dozen kinds; text that does not repeat
- * (source code, prose) gives about one kind per line, up to 2,000 kinds (later new lines get none). Linear in the
- * lines (a bounded number of comparisons each).
+ * (source code, prose) gives about one kind per line, up to 2,000 kinds (past them, a line that joins none gets
+ * none).
+ * Linear in the lines (a bounded number of comparisons each).
  */
 export function mineLineKinds(lines: readonly string[]): LineKinds {
   const kinds: LineKind[] = [];
   const kindOf = new Int32Array(lines.length).fill(-1);
   const exact = new Map<string, number>();
   const buckets = new Map<string, number[]>();
-  lines.forEach((line, index) => {
+  for (let index = 0; index < lines.length; index++) {
+    const line = lines[index] as string;
     const words = maskedWords(line);
-    if (words.length === 0) return;
+    if (words.length === 0) continue;
     const key = words.join(' ');
     let kind = exact.get(key);
     if (kind === undefined) {
@@ -49,8 +51,8 @@ export function mineLineKinds(lines: readonly string[]): LineKinds {
       const bucket = buckets.get(bucketKey) ?? [];
       kind = bucket.find((candidate) => merge(kinds[candidate] as LineKind, words));
       if (kind === undefined) {
-        // Text this varied is not a log: its further new lines get no kind (they stand out by their text alone).
-        if (kinds.length >= MAX_KINDS) return;
+        // Text this varied is not a log: past the cap, a line that joins no kind gets none.
+        if (kinds.length >= MAX_KINDS) continue;
         kind = kinds.length;
         kinds.push({ template: words, count: 0, examples: [] });
         if (bucket.length < MAX_KINDS_PER_BUCKET) bucket.push(kind);
@@ -63,7 +65,7 @@ export function mineLineKinds(lines: readonly string[]): LineKinds {
     found.count++;
     if (found.examples.length < 3) found.examples.push(index);
     kindOf[index] = kind;
-  });
+  }
   return { kinds, kindOf };
 }
 

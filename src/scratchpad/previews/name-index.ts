@@ -34,7 +34,7 @@ export function newNameIndex(lines: readonly SampledLine[], context: PreviewCont
   const seen = seenIdentifiers(context);
   const words = pastWords(context);
   const found = new Map<string, NewName>();
-  // The first 256 KiB of lines are enough to index; the cost stays bounded on a long sample.
+  // The first 128 KiB of lines are enough to index (the preview lists a few dozen names); the cost stays bounded.
   let budget = 256 * 1024;
   lines.forEach((line, index) => {
     if (budget <= 0) return;
