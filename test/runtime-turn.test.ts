@@ -329,3 +329,21 @@ describe('runTurn (seed 002 planner)', () => {
     expect(id).toMatch(/^[0-9a-f]{16}$/);
   });
 });
+
+describe('the turn log and the lifetime of offloaded entries', () => {
+  it('names the turn log after the UTC day of the turn (a known clock), not 1970-01-21', async () => {
+    const { mkdtempSync, readdirSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const directory = mkdtempSync(join(tmpdir(), 'scratchpad-turnlog-'));
+    try {
+      const clock = Date.UTC(2026, 3, 26, 23, 59, 58);
+      const { run } = turn(['Hello.'], 'say hello', { turnLogDir: directory, now: () => clock });
+      const result = await run;
+      expect(result.logFile).toBe(join(directory, '2026-04-26.jsonl'));
+      expect(readdirSync(directory)).toEqual(['2026-04-26.jsonl']);
+      expect(result.record.ts_start).toBe(clock / 1000);
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
+  });
+});

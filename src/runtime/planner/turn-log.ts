@@ -2,9 +2,9 @@ import { appendFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TurnLogRecord } from './turn-record.js';
 
-/** `DIR/YYYY-MM-DD.jsonl` for the UTC day of `time`. */
-export function turnLogFile(directory: string, time: number): string {
-  return join(directory, `${new Date(time).toISOString().slice(0, 10)}.jsonl`);
+/** `DIR/YYYY-MM-DD.jsonl` for the UTC day of `timeMs` (milliseconds since the epoch). */
+export function turnLogFile(directory: string, timeMs: number): string {
+  return join(directory, `${new Date(timeMs).toISOString().slice(0, 10)}.jsonl`);
 }
 
 /**
@@ -13,7 +13,8 @@ export function turnLogFile(directory: string, time: number): string {
  */
 export async function appendTurnLog(directory: string, record: TurnLogRecord): Promise<string> {
   await mkdir(directory, { recursive: true });
-  const file = turnLogFile(directory, record.ts_start);
+  // The record keeps Unix seconds (seed 002, ch. 11); the file is named from milliseconds.
+  const file = turnLogFile(directory, record.ts_start * 1000);
   await appendFile(file, `${JSON.stringify(record)}\n`, 'utf8');
   return file;
 }
