@@ -204,6 +204,29 @@ describe('createAnthropic', () => {
     expect(error.hint).toContain('ANTHROPIC_BASE_URL');
   });
 
+  it('stops a request after timeout_ms, retries included, with PROVIDER_UNREACHABLE saying how to raise it', async () => {
+    const fake = await start([
+      { text: 'late', delayMs: 5_000 },
+      { text: 'late', delayMs: 5_000 },
+      { text: 'late', delayMs: 5_000 },
+    ]);
+    const slow = createAnthropic({
+      baseURL: fake.baseURL,
+      model: 'claude-sonnet-4-6',
+      maxRetries: 2,
+      timeoutMs: 200,
+      env: {},
+    });
+    const error = await slow
+      .doGenerate({ messages: [{ role: 'user', content: 'x' }] })
+      .catch((caught) => caught);
+    expect(ScratchpadError.hasCode(error, 'PROVIDER_UNREACHABLE')).toBe(true);
+    expect(error.message).toBe(
+      `Anthropic at ${fake.baseURL} gave no answer in time for model claude-sonnet-4-6: the request was stopped after 200 ms (timeout_ms = 200).`,
+    );
+    expect(error.hint).toContain('raise timeout_ms under [runtime.llm.<tier>]');
+  });
+
   it('requires an API key for the remote API', () => {
     let error: unknown;
     try {

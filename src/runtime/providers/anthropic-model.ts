@@ -4,7 +4,8 @@ import type { GenerateOptions, GenerateResult, LanguageModel } from '../model/la
 import { fromAnthropicResponse, toAnthropicMessages, toAnthropicTools } from './anthropic-messages.js';
 import { resolveApiKey } from './api-key.js';
 import { parseBaseURL } from './parse-base-url.js';
-import { type ProviderEndpoint, toProviderError } from './provider-error.js';
+import { type ProviderEndpoint, requestTimeoutError, toProviderError } from './provider-error.js';
+import { DEFAULT_PROVIDER_TIMEOUT_MS, startRequestDeadline } from './request-deadline.js';
 
 /** The base URL used when neither `baseURL` nor `ANTHROPIC_BASE_URL` is set. */
 export const DEFAULT_ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
@@ -27,7 +28,7 @@ export interface AnthropicConfig {
   maxOutputTokens?: number;
   /** Retries of the SDK on connection errors, 408, 409, 429 and 5xx (SDK default 2). */
   maxRetries?: number;
-  /** Per-request timeout in milliseconds (default: the SDK's, derived from `max_tokens`). */
+  /** Time limit of one call in milliseconds, retries included (default 120,000: `timeout_ms`). */
   timeoutMs?: number;
   /** Where `ANTHROPIC_BASE_URL` and the key are read from (default `process.env`). */
   env?: Environment;
@@ -58,7 +59,7 @@ export function createAnthropic(config: AnthropicConfig): LanguageModel {
     baseURL,
     ...(config.fetch ? { fetch: config.fetch } : {}),
     ...(config.maxRetries === undefined ? {} : { maxRetries: config.maxRetries }),
-    ...(config.timeoutMs === undefined ? {} : { timeout: config.timeoutMs }),
+    timeout: config.timeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS,
   });
   return {
     specificationVersion: 'v1',
@@ -66,6 +67,7 @@ export function createAnthropic(config: AnthropicConfig): LanguageModel {
     modelId: config.model,
     async doGenerate(options: GenerateOptions): Promise<GenerateResult> {
       const tools = toAnthropicTools(options.tools);
+      const deadline = startRequestDeadline(config.timeoutMs, options.signal);
       let response: Anthropic.Message;
       try {
         response = await client.messages.create(
@@ -78,10 +80,11 @@ export function createAnthropic(config: AnthropicConfig): LanguageModel {
             ...(tools ? { tools } : {}),
             stream: false,
           },
-          options.signal ? { signal: options.signal } : undefined,
+          { signal: deadline.signal },
         );
       } catch (error) {
         if (options.signal?.aborted) throw options.signal.reason;
+        if (deadline.expired()) throw requestTimeoutError(endpoint, deadline.timeoutMs, error);
         throw toProviderError(error, endpoint, httpFailure(error), unreachableReason(error));
       }
       return fromAnthropicResponse(response);

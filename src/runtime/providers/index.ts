@@ -13,4 +13,14 @@ export {
   DEFAULT_OPENAI_BASE_URL,
   type OpenAICompatibleConfig,
 } from './openai-compatible-model.js';
-export { connectionFailureReason, type ProviderEndpoint, toProviderError } from './provider-error.js';
+export {
+  connectionFailureReason,
+  type ProviderEndpoint,
+  requestTimeoutError,
+  toProviderError,
+} from './provider-error.js';
+export {
+  DEFAULT_PROVIDER_TIMEOUT_MS,
+  type RequestDeadline,
+  startRequestDeadline,
+} from './request-deadline.js';

@@ -216,6 +216,8 @@ describe('createOllama', () => {
       .catch((caught) => caught);
     expect(ScratchpadError.hasCode(error, 'PROVIDER_UNREACHABLE')).toBe(true);
     expect(error.message).toContain('no answer in time');
+    expect(error.message).toContain('stopped after 50 ms (timeout_ms = 50)');
+    expect(error.hint).toContain('raise timeout_ms under [runtime.llm.<tier>]');
   });
 
   it('rejects with the abort reason when the caller aborts', async () => {

@@ -3,7 +3,8 @@ import { configFilePath, type Environment } from '../config/config-path.js';
 import type { GenerateOptions, GenerateResult, LanguageModel } from '../model/language-model.js';
 import { fromOllamaResponse, toOllamaMessages, toOllamaTools } from './ollama-messages.js';
 import { parseBaseURL } from './parse-base-url.js';
-import { type ProviderEndpoint, toProviderError } from './provider-error.js';
+import { type ProviderEndpoint, requestTimeoutError, toProviderError } from './provider-error.js';
+import { startRequestDeadline } from './request-deadline.js';
 
 /** The Ollama host used when neither `baseURL` nor `OLLAMA_HOST` is set. */
 export const DEFAULT_OLLAMA_HOST = 'http://127.0.0.1:11434';
@@ -21,7 +22,7 @@ export interface OllamaConfig {
   /** Default temperature and output cap, overridden per call. */
   temperature?: number;
   maxOutputTokens?: number;
-  /** Abort a call that has not answered after this many milliseconds (default: no limit). */
+  /** Abort a call that has not answered after this many milliseconds (default 120,000: `timeout_ms`). */
   timeoutMs?: number;
   /** Extra headers (a reverse proxy's auth, …). */
   headers?: Record<string, string>;
@@ -46,15 +47,12 @@ export function createOllama(config: OllamaConfig): LanguageModel {
     provider: 'ollama',
     modelId: config.model,
     async doGenerate(options: GenerateOptions): Promise<GenerateResult> {
-      const signals = [
-        options.signal,
-        config.timeoutMs ? AbortSignal.timeout(config.timeoutMs) : undefined,
-      ].filter((signal): signal is AbortSignal => signal !== undefined);
-      const signal = signals.length > 0 ? AbortSignal.any(signals) : undefined;
+      const deadline = startRequestDeadline(config.timeoutMs, options.signal);
+      const signal = deadline.signal;
       // The client sends no signal on non-streaming calls, so each call gets a client whose fetch carries one.
       const client = new Ollama({
         host: baseURL,
-        fetch: signal ? (input, init) => baseFetch(input, { ...init, signal }) : baseFetch,
+        fetch: (input, init) => baseFetch(input, { ...init, signal }),
         ...(config.headers ? { headers: config.headers } : {}),
       });
       const think = options.think ?? config.think;
@@ -80,6 +78,7 @@ export function createOllama(config: OllamaConfig): LanguageModel {
         });
       } catch (error) {
         if (options.signal?.aborted) throw options.signal.reason;
+        if (deadline.expired()) throw requestTimeoutError(endpoint, deadline.timeoutMs, error);
         throw toProviderError(error, endpoint, httpFailure(error));
       }
       const assistantTurn = options.messages.filter((message) => message.role === 'assistant').length + 1;

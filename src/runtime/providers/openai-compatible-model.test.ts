@@ -243,6 +243,8 @@ describe('createOpenAICompatible', () => {
       .catch((caught) => caught);
     expect(ScratchpadError.hasCode(error, 'PROVIDER_UNREACHABLE')).toBe(true);
     expect(error.message).toContain('no answer in time');
+    expect(error.message).toContain('stopped after 50 ms (timeout_ms = 50)');
+    expect(error.hint).toContain('raise timeout_ms under [runtime.llm.<tier>]');
   });
 
   it('requires an API key for a remote host, and none for a local one', () => {

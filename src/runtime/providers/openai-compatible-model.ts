@@ -4,7 +4,8 @@ import type { GenerateOptions, GenerateResult, LanguageModel } from '../model/la
 import { resolveApiKey } from './api-key.js';
 import { fromOpenAIResponse, toOpenAIMessages, toOpenAITools } from './openai-compatible-messages.js';
 import { parseBaseURL } from './parse-base-url.js';
-import { type ProviderEndpoint, toProviderError } from './provider-error.js';
+import { type ProviderEndpoint, requestTimeoutError, toProviderError } from './provider-error.js';
+import { DEFAULT_PROVIDER_TIMEOUT_MS, startRequestDeadline } from './request-deadline.js';
 
 /** The base URL used when neither `baseURL` nor `OPENAI_BASE_URL` is set. */
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
@@ -25,7 +26,7 @@ export interface OpenAICompatibleConfig {
   maxOutputTokens?: number;
   /** Retries of the SDK on connection errors, 408, 409, 429 and 5xx (SDK default 2). */
   maxRetries?: number;
-  /** Per-request timeout in milliseconds (SDK default 10 minutes). */
+  /** Time limit of one call in milliseconds, retries included (default 120,000: `timeout_ms`). */
   timeoutMs?: number;
   /** Where `OPENAI_BASE_URL` and the key are read from (default `process.env`). */
   env?: Environment;
@@ -55,7 +56,7 @@ export function createOpenAICompatible(config: OpenAICompatibleConfig): Language
     baseURL,
     ...(config.fetch ? { fetch: config.fetch } : {}),
     ...(config.maxRetries === undefined ? {} : { maxRetries: config.maxRetries }),
-    ...(config.timeoutMs === undefined ? {} : { timeout: config.timeoutMs }),
+    timeout: config.timeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS,
   });
   // OpenAI's own API rejects `max_tokens` for reasoning models; most compatible servers only know `max_tokens`.
   const tokenCapField = hostname === 'api.openai.com' ? 'max_completion_tokens' : 'max_tokens';
@@ -67,6 +68,7 @@ export function createOpenAICompatible(config: OpenAICompatibleConfig): Language
       const tools = toOpenAITools(options.tools);
       const temperature = options.temperature ?? config.temperature;
       const maxOutputTokens = options.maxOutputTokens ?? config.maxOutputTokens;
+      const deadline = startRequestDeadline(config.timeoutMs, options.signal);
       let response: OpenAI.Chat.Completions.ChatCompletion;
       try {
         response = await client.chat.completions.create(
@@ -78,10 +80,11 @@ export function createOpenAICompatible(config: OpenAICompatibleConfig): Language
             ...(temperature === undefined ? {} : { temperature }),
             ...(maxOutputTokens === undefined ? {} : { [tokenCapField]: maxOutputTokens }),
           },
-          options.signal ? { signal: options.signal } : undefined,
+          { signal: deadline.signal },
         );
       } catch (error) {
         if (options.signal?.aborted) throw options.signal.reason;
+        if (deadline.expired()) throw requestTimeoutError(endpoint, deadline.timeoutMs, error);
         throw toProviderError(error, endpoint, httpFailure(error), unreachableReason(error));
       }
       return fromOpenAIResponse(response);

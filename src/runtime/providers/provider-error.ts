@@ -111,6 +111,28 @@ export function toProviderError(
   );
 }
 
+/**
+ * The error of a request cut by its deadline: `PROVIDER_UNREACHABLE` that names the host, the model and the
+ * limit, and says how to raise it.
+ */
+export function requestTimeoutError(
+  endpoint: ProviderEndpoint,
+  timeoutMs: number,
+  cause: unknown,
+): ScratchpadError {
+  const seconds = timeoutMs >= 1000 ? `${Math.round(timeoutMs / 100) / 10} s` : `${timeoutMs} ms`;
+  return new ScratchpadError(
+    'PROVIDER_UNREACHABLE',
+    `${capitalize(endpoint.label)} at ${endpoint.baseURL} gave no answer in time for model ${endpoint.model}: ` +
+      `the request was stopped after ${seconds} (timeout_ms = ${timeoutMs}).`,
+    {
+      hint: `The model may still be loading or the server may be overloaded: retry, use a smaller model, or raise timeout_ms under [runtime.llm.<tier>] in ${endpoint.configPath ?? configFilePath()}.`,
+      details: { baseURL: endpoint.baseURL, model: endpoint.model, reason: 'timeout', timeoutMs },
+      cause,
+    },
+  );
+}
+
 function statusHint(status: number, endpoint: ProviderEndpoint): string {
   if (status === 401 || status === 403) {
     return endpoint.apiKeyEnv
