@@ -48,6 +48,13 @@ describe('loadRuntimeConfig', () => {
       llm: { fast: { provider: 'ollama', model: 'qwen3:8b', think: false } },
       sandbox: { enabled: true, writeRoots: [], hide: [], network: [] },
       raw: {},
+      escalateTier: false,
+      scratchpadTtlSeconds: 3600,
+      hybrid: {
+        criticalCapabilities: ['code:exec'],
+        escalateOn: ['cap_steps', 'cap_same_executor', 'error'],
+      },
+      vaglio: { judge: 'rules', maxJudgeCallsPerTurn: 10 },
     });
     expect(resolveTier(config, 'wise')).toMatchObject({
       requested: 'wise',
@@ -62,6 +69,8 @@ describe('loadRuntimeConfig', () => {
 mode = "hybrid"
 cap_steps = 8
 cap_same_executor = 3
+escalate_tier = true
+scratchpad_ttl_seconds = 600
 
 [runtime.llm.fast]
 provider = "ollama"
@@ -81,12 +90,25 @@ max_output_tokens = 8192
 max_retries = 1
 timeout_ms = 120000
 
+prompt_file = "prompts/wise.md"
+
 [runtime.hybrid]
-critical_capabilities = ["code:exec"]
+critical_capabilities = ["code:exec", "net:http"]
+escalate_on = ["cap_steps"]
+
+[runtime.vaglio]
+judge = "both"
+max_judge_calls_per_turn = 4
 `);
     const config = await loadRuntimeConfig({ env });
     expect(config.path).toBe(configFilePath(env));
-    expect(config).toMatchObject({ mode: 'hybrid', capSteps: 8, capSameExecutor: 3 });
+    expect(config).toMatchObject({
+      mode: 'hybrid',
+      capSteps: 8,
+      capSameExecutor: 3,
+      escalateTier: true,
+      scratchpadTtlSeconds: 600,
+    });
     expect(config.llm).toEqual({
       fast: { provider: 'ollama', model: 'qwen3:8b', think: false },
       middle: { provider: 'ollama', model: 'gemma3:12b', baseURL: 'http://gpu-box.local:11434' },
@@ -97,11 +119,14 @@ critical_capabilities = ["code:exec"]
         maxOutputTokens: 8192,
         maxRetries: 1,
         timeoutMs: 120000,
+        promptFile: join(home, 'xdg', 'scratchpad', 'prompts', 'wise.md'),
       },
     });
-    expect((config.raw.runtime as { hybrid: unknown }).hybrid).toEqual({
-      critical_capabilities: ['code:exec'],
+    expect(config.hybrid).toEqual({
+      criticalCapabilities: ['code:exec', 'net:http'],
+      escalateOn: ['cap_steps'],
     });
+    expect(config.vaglio).toEqual({ judge: 'both', maxJudgeCallsPerTurn: 4 });
     expect(resolveTier(config, 'wise').tier).toBe('wise');
   });
 
@@ -177,6 +202,14 @@ critical_capabilities = ["code:exec"]
         /:1: \[runtime.llm.wise\] needs a model for provider openai/,
       ],
       ['runtime = 3\n', /:1: runtime must be a table/],
+      ['[runtime]\nescalate_tier = "yes"\n', /:2: escalate_tier must be true or false/],
+      ['[runtime]\nscratchpad_ttl_seconds = 0\n', /:2: scratchpad_ttl_seconds must be a whole number/],
+      ['[runtime.hybrid]\nescalate_on = ["timeout"]\n', /:2: escalate_on must be a list of "cap_steps"/],
+      ['[runtime.hybrid]\ncritical_capabilities = ["exec"]\n', /:2: critical_capabilities must be a list/],
+      ['[runtime.hybrid]\ncritical = ["code:exec"]\n', /:2: unknown key critical in \[runtime.hybrid\]/],
+      ['[runtime.vaglio]\njudge = "llm"\n', /:2: judge must be one of "rules", "model", "both"/],
+      ['[runtime.vaglio]\nmax_judge_calls_per_turn = -1\n', /:2: max_judge_calls_per_turn must be/],
+      ['[runtime]\nvaglio = 1\n', /:2: runtime.vaglio must be a table/],
     ];
     for (const [text, pattern] of cases) {
       const error = await failure(loadRuntimeConfig({ env: await writeConfig(text) }));

@@ -1,5 +1,8 @@
+import { dirname, isAbsolute, resolve } from 'node:path';
 import { parse, TomlError } from 'smol-toml';
 import { ScratchpadError } from '../../core/errors.js';
+import { parseHybridSettings } from './parse-hybrid-settings.js';
+import { parseJudgeSettings } from './parse-judge-settings.js';
 import { parseSandboxSettings } from './parse-sandbox-settings.js';
 import {
   DEFAULT_FAST_TIER,
@@ -24,13 +27,14 @@ const TIER_KEYS = [
   'max_output_tokens',
   'max_retries',
   'timeout_ms',
+  'prompt_file',
 ];
 const MODES: readonly RuntimeMode[] = ['local', 'online', 'hybrid'];
 
 /**
- * Parses the runtime's `config.toml`. Reads `[runtime]` (`mode`, `cap_steps`, `cap_same_executor`), the
- * `[runtime.llm.fast|middle|wise]` sections and `[runtime.sandbox]`; other keys and sections are kept in `raw`
- * for other components.
+ * Parses the runtime's `config.toml`. Reads `[runtime]` (`mode`, `cap_steps`, `cap_same_executor`,
+ * `escalate_tier`, `scratchpad_ttl_seconds`), the `[runtime.llm.fast|middle|wise]` sections, `[runtime.sandbox]`,
+ * `[runtime.hybrid]` and `[runtime.vaglio]`; other keys and sections are kept in `raw` for other components.
  * Invalid TOML, an unknown provider, tier or tier key, or a value of the wrong type is a `CONFIG_INVALID` that
  * names the file and line. A missing `fast` section gets the default (Ollama `qwen3:8b`, think off).
  */
@@ -81,7 +85,7 @@ export function parseRuntimeConfig(text: string, path: string): RuntimeConfig {
   const tiers: Partial<Record<Tier, TierSettings>> = {};
   for (const tier of TIERS) {
     if (llm[tier] !== undefined)
-      tiers[tier] = parseTier(tier, table(llm[tier], ['runtime', 'llm', tier], problem), problem);
+      tiers[tier] = parseTier(tier, table(llm[tier], ['runtime', 'llm', tier], problem), problem, path);
   }
   return {
     path,
@@ -96,12 +100,23 @@ export function parseRuntimeConfig(text: string, path: string): RuntimeConfig {
     },
     sandbox: parseSandboxSettings(runtime.sandbox, text, path),
     raw,
+    escalateTier: optionalBoolean(runtime, 'escalate_tier', problem) ?? RUNTIME_DEFAULTS.escalateTier,
+    scratchpadTtlSeconds:
+      positiveInteger(runtime, 'scratchpad_ttl_seconds', ['runtime'], problem) ??
+      RUNTIME_DEFAULTS.scratchpadTtlSeconds,
+    hybrid: parseHybridSettings(runtime.hybrid, { text, path }),
+    vaglio: parseJudgeSettings(runtime.vaglio, { text, path }),
   };
 }
 
 type Problem = (keyPath: string[], message: string, hint: string) => ScratchpadError;
 
-function parseTier(tier: Tier, section: Record<string, unknown>, problem: Problem): TierSettings {
+function parseTier(
+  tier: Tier,
+  section: Record<string, unknown>,
+  problem: Problem,
+  configPath: string,
+): TierSettings {
   const at = ['runtime', 'llm', tier];
   for (const key of Object.keys(section)) {
     if (TIER_KEYS.includes(key)) continue;
@@ -175,7 +190,20 @@ function parseTier(tier: Tier, section: Record<string, unknown>, problem: Proble
     }
     settings.maxRetries = value;
   }
+  const promptFile = optionalString(section, 'prompt_file', at, problem);
+  if (promptFile !== undefined)
+    settings.promptFile = isAbsolute(promptFile) ? promptFile : resolve(dirname(configPath), promptFile);
   return settings;
+}
+
+function optionalBoolean(
+  section: Record<string, unknown>,
+  key: string,
+  problem: Problem,
+): boolean | undefined {
+  const value = section[key];
+  if (value === undefined || typeof value === 'boolean') return value;
+  throw problem(['runtime', key], `${key} must be true or false`, `Write ${key} = true (no quotes).`);
 }
 
 function table(value: unknown, at: string[], problem: Problem): Record<string, unknown> {

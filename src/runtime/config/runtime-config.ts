@@ -1,4 +1,6 @@
+import { defaultHybridSettings, type HybridSettings } from '../modes/hybrid-settings.js';
 import { defaultSandboxSettings, type SandboxSettings } from '../sandbox/sandbox-settings.js';
+import { defaultJudgeSettings, type JudgeSettings } from '../vaglio/judge-settings.js';
 
 /** The three model pointers of the runtime (seed 002): fast & furious, middle & trustable, slow & wise. */
 export type Tier = 'fast' | 'middle' | 'wise';
@@ -35,8 +37,10 @@ export interface TierSettings {
   maxOutputTokens?: number;
   /** `max_retries`: SDK retries on connection errors and 5xx (OpenAI, Anthropic). */
   maxRetries?: number;
-  /** `timeout_ms`: per-request timeout. */
+  /** `timeout_ms`: time limit of one model request, retries included (the provider's default: 120 s). */
   timeoutMs?: number;
+  /** `prompt_file`: the tier's own prompt, replacing the shipped one (absolute; relative paths in the file are resolved against its folder). */
+  promptFile?: string;
 }
 
 /** The runtime's configuration, as read from `config.toml` (or the defaults when there is none). */
@@ -52,8 +56,16 @@ export interface RuntimeConfig {
   llm: { fast: TierSettings } & Partial<Record<'middle' | 'wise', TierSettings>>;
   /** `[runtime.sandbox]`: the operating-system sandbox around executor calls. */
   sandbox: SandboxSettings;
-  /** The whole parsed file, for the sections other components read (`[runtime.hybrid]`, …). */
+  /** The whole parsed file, for the sections other components read. */
   raw: Record<string, unknown>;
+  /** `escalate_tier`: two failed validations of a step move the rest of the turn one tier up. */
+  escalateTier: boolean;
+  /** `scratchpad_ttl_seconds`: lifetime of the entries a turn offloads (seed 000: one hour). */
+  scratchpadTtlSeconds: number;
+  /** `[runtime.hybrid]`: when a hybrid turn goes online. */
+  hybrid: HybridSettings;
+  /** `[runtime.vaglio]`: the judge (`rules`, `model`, `both`) and its budget. */
+  vaglio: JudgeSettings;
 }
 
 /** The model each provider uses when a section names none (`openai` has no default: servers differ). */
@@ -66,9 +78,15 @@ export const DEFAULT_MODELS: Readonly<Partial<Record<ProviderName, string>>> = {
 export const DEFAULT_FAST_TIER: TierSettings = { provider: 'ollama', model: 'qwen3:8b', think: false };
 
 /** Defaults of the `[runtime]` keys. */
-export const RUNTIME_DEFAULTS = { mode: 'local', capSteps: 5, capSameExecutor: 2 } as const satisfies Pick<
+export const RUNTIME_DEFAULTS = {
+  mode: 'local',
+  capSteps: 5,
+  capSameExecutor: 2,
+  escalateTier: false,
+  scratchpadTtlSeconds: 3600,
+} as const satisfies Pick<
   RuntimeConfig,
-  'mode' | 'capSteps' | 'capSameExecutor'
+  'mode' | 'capSteps' | 'capSameExecutor' | 'escalateTier' | 'scratchpadTtlSeconds'
 >;
 
 /** The configuration used when there is no config file. */
@@ -79,5 +97,7 @@ export function defaultRuntimeConfig(): RuntimeConfig {
     llm: { fast: { ...DEFAULT_FAST_TIER } },
     sandbox: defaultSandboxSettings(),
     raw: {},
+    hybrid: defaultHybridSettings(),
+    vaglio: defaultJudgeSettings(),
   };
 }

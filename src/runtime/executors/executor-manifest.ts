@@ -6,6 +6,8 @@ export const MANIFEST_FILE = 'manifest.json';
 
 /** Rule for executor names: snake_case, as tool names shown to a model (`fs_read`, `web_fetch`). */
 export const EXECUTOR_NAME_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
+/** A capability: `domain:action` (`fs:read`, `code:exec`, `net:http`). */
+export const CAPABILITY_PATTERN = /^[a-z][a-z0-9_-]*(:[a-z0-9_*-]+)+$/;
 
 /** The signature block a manifest carries once signed (see `signExecutor`). */
 export interface ExecutorSignature {
@@ -61,9 +63,7 @@ export const executorManifestSchema: z.ZodType<ExecutorManifest> = z.strictObjec
   version: z.string().min(1).max(64).optional(),
   description: z.string().min(1).max(8000),
   affinity: z.array(z.string().min(1).max(64)).max(200),
-  capabilities: z
-    .array(z.string().regex(/^[a-z][a-z0-9_-]*(:[a-z0-9_*-]+)+$/, 'must look like domain:action'))
-    .max(32),
+  capabilities: z.array(z.string().regex(CAPABILITY_PATTERN, 'must look like domain:action')).max(32),
   args: z.intersection(
     jsonObject,
     z.looseObject({ type: z.literal('object') }),

@@ -12,6 +12,7 @@ export {
 export { type Executor, toExecutor } from './executor.js';
 export { EXECUTOR_ENVIRONMENT_ALLOWLIST, scrubEnvironment } from './executor-environment.js';
 export {
+  CAPABILITY_PATTERN,
   EXECUTOR_NAME_PATTERN,
   type ExecutorLimits,
   type ExecutorManifest,
