@@ -10,7 +10,9 @@ export {
   type ModelMessage,
   type ModelToolCall,
   type ModelToolDefinition,
+  type ResponseFormat,
 } from './language-model.js';
+export type { ModelCallLog, ModelCallPurpose } from './model-call.js';
 export {
   createScriptedModel,
   type ScriptedModel,

@@ -24,7 +24,19 @@ export interface GenerateOptions {
   think?: boolean;
   temperature?: number;
   maxOutputTokens?: number;
+  /**
+   * Structured output: the reply's text must be JSON matching `schema` (Ollama `format`, OpenAI `response_format`
+   * json_schema, Anthropic `output_config.format`). Callers still validate what comes back.
+   */
+  responseFormat?: ResponseFormat;
   signal?: AbortSignal;
+}
+
+/** A JSON Schema the reply must follow, with a name for the providers that want one. */
+export interface ResponseFormat {
+  /** `[A-Za-z0-9_-]{1,64}`. */
+  name: string;
+  schema: JsonObject;
 }
 
 /** One message of the conversation history, provider-neutral. */

@@ -1,5 +1,6 @@
 import { appendFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { clipStrings } from '../../core/clip-strings.js';
 import type { TurnLogRecord } from './turn-record.js';
 
 /** `DIR/YYYY-MM-DD.jsonl` for the UTC day of `timeMs` (milliseconds since the epoch). */
@@ -21,13 +22,5 @@ export async function appendTurnLog(directory: string, record: TurnLogRecord): P
 
 /** Clips long strings inside a value so a log line stays small (a reference may expand to megabytes). */
 export function clipForLog(value: unknown, maxChars = 2000): unknown {
-  if (typeof value === 'string')
-    return value.length > maxChars
-      ? `${value.slice(0, maxChars)}… [${value.length - maxChars} more chars]`
-      : value;
-  if (Array.isArray(value)) return value.map((item) => clipForLog(item, maxChars));
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, clipForLog(item, maxChars)]));
-  }
-  return value;
+  return clipStrings(value, maxChars);
 }

@@ -78,6 +78,9 @@ export function createAnthropic(config: AnthropicConfig): LanguageModel {
             messages: toAnthropicMessages(options.messages),
             ...(options.system ? { system: options.system } : {}),
             ...(tools ? { tools } : {}),
+            ...(options.responseFormat
+              ? { output_config: { format: { type: 'json_schema', schema: options.responseFormat.schema } } }
+              : {}),
             stream: false,
           },
           { signal: deadline.signal },

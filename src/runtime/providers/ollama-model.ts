@@ -67,6 +67,7 @@ export function createOllama(config: OllamaConfig): LanguageModel {
           stream: false,
           ...(tools ? { tools } : {}),
           ...(think === undefined ? {} : { think }),
+          ...(options.responseFormat ? { format: options.responseFormat.schema } : {}),
           ...(temperature === undefined && maxOutputTokens === undefined
             ? {}
             : {

@@ -77,6 +77,18 @@ export function createOpenAICompatible(config: OpenAICompatibleConfig): Language
             messages: toOpenAIMessages(options),
             stream: false,
             ...(tools ? { tools } : {}),
+            ...(options.responseFormat
+              ? {
+                  response_format: {
+                    type: 'json_schema' as const,
+                    json_schema: {
+                      name: options.responseFormat.name,
+                      schema: options.responseFormat.schema,
+                      strict: true,
+                    },
+                  },
+                }
+              : {}),
             ...(temperature === undefined ? {} : { temperature }),
             ...(maxOutputTokens === undefined ? {} : { [tokenCapField]: maxOutputTokens }),
           },

@@ -34,6 +34,16 @@ export function denialObservation(verdict: Verdict, executor: string): ExecutorO
       metadata: { vaglio },
     };
   }
+  if (verdict.model_reason !== undefined) {
+    return {
+      ok: false,
+      error:
+        `Action refused by the vaglio (judge): ${executor} was not run. ${verdict.reason}. The judge said: ` +
+        `${verdict.model_reason} If the user's request really needs this call, make its purpose plain in the ` +
+        'arguments; otherwise continue another way.',
+      metadata: { vaglio },
+    };
+  }
   return {
     ok: false,
     error:

@@ -1,4 +1,4 @@
-/** The vaglio (seed 002, ch. 8): a guard with non-negotiable rules, then a rule-based judge, with a private log. */
+/** The vaglio (seed 002, ch. 8): a guard with non-negotiable rules, then a rule or model judge, with a private log. */
 export { type ArgumentString, argumentKeys, argumentStrings } from './argument-strings.js';
 export { denialObservation } from './denial-observation.js';
 export {
@@ -10,6 +10,24 @@ export {
 } from './destructive-commands.js';
 export { CODE_EXEC_CAPABILITY, type GuardEnvironment, type GuardFinding, runGuard } from './guard.js';
 export { expandHome, type GuardContext, REALPATH_BUDGET } from './guard-context.js';
+export { createJudgeBudget, type JudgeBudget } from './judge-budget.js';
+export {
+  defaultJudgeSettings,
+  JUDGE_SETTINGS,
+  type JudgeSetting,
+  type JudgeSettings,
+} from './judge-settings.js';
+export {
+  createModelJudge,
+  describeAction,
+  JUDGEMENT_FORMAT,
+  type JudgeTier,
+  type ModelJudge,
+  type ModelJudgeConfig,
+  type ModelJudgement,
+  parseJudgement,
+} from './model-judge.js';
+export { type ModelOutcome, modelVerdict } from './model-verdict.js';
 export { findSensitivePath, type SensitivePathFinding } from './path-guard.js';
 export {
   type AlignmentScore,
@@ -28,5 +46,5 @@ export {
   type Vaglio,
   type VaglioConfig,
 } from './vaglio.js';
-export type { BlockedBy, VaglioAction, Verdict } from './vaglio-action.js';
+export type { BlockedBy, JudgeKind, VaglioAction, Verdict } from './vaglio-action.js';
 export { appendVaglioLog, loggedArgumentKeys, type VaglioLogRecord, vaglioLogFile } from './vaglio-log.js';

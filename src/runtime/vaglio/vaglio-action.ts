@@ -12,6 +12,8 @@ export interface VaglioAction {
   cwd?: string;
 }
 
+import type { ModelCallLog } from '../model/model-call.js';
+
 /** Which phase blocked an action: the guard (non-negotiable rules) or the judge (alignment score). */
 export type BlockedBy = 'guard' | 'judge';
 
@@ -23,10 +25,20 @@ export interface Verdict {
   /** Alignment in [0, 1]; `null` when the guard blocked (no score, as the seed says). */
   score: number | null;
   blocked_by: BlockedBy | null;
-  /** `rules` in this version (the LLM judge is deferred). */
-  judge_kind: 'rules';
+  /**
+   * Which judge scored it: `rules`, `model` (the middle tier), `both` (the lower score), or `rules-fallback` (the
+   * model judge was asked for but failed or its budget was used up, so the rule judge decided).
+   */
+  judge_kind: JudgeKind;
   /** ISO 8601 time of the decision. */
   ts: string;
   /** The rule that fired, when one did (`ssh`, `recursive-delete`, …). */
   rule?: string;
+  /** The model judge's one-line reason (kept out of the vaglio log: it may quote argument values). */
+  model_reason?: string;
+  /** The model judge's request, when one was made. */
+  model_call?: ModelCallLog;
 }
+
+/** Which judge produced a verdict. */
+export type JudgeKind = 'rules' | 'model' | 'both' | 'rules-fallback';

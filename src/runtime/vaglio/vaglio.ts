@@ -2,7 +2,12 @@ import { homedir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { ScratchpadError } from '../../core/errors.js';
 import { type EnvironmentVariables, scratchpadDataDir } from '../executors/xdg-dirs.js';
+import type { ModelCallLog } from '../model/model-call.js';
 import { type GuardEnvironment, runGuard } from './guard.js';
+import { createJudgeBudget, type JudgeBudget } from './judge-budget.js';
+import type { JudgeSetting } from './judge-settings.js';
+import type { ModelJudge } from './model-judge.js';
+import { type ModelOutcome, modelVerdict } from './model-verdict.js';
 import { scoreAlignment } from './rules-judge.js';
 import type { VaglioAction, Verdict } from './vaglio-action.js';
 import { appendVaglioLog, loggedArgumentKeys } from './vaglio-log.js';
@@ -28,13 +33,29 @@ export interface VaglioConfig {
   cwd?: string;
   /** Called when a log line cannot be written; the verdict stands either way. Default: a process warning. */
   onLogError?: (error: unknown) => void;
+  /** Which judge {@link Vaglio.review} uses after the guard (default `rules`). */
+  judge?: JudgeSetting;
+  /** The model judge, required by `model` and `both`. */
+  modelJudge?: ModelJudge;
+  /** Model judge calls per turn (default 10); past it, the rule judge decides (`rules-fallback`). */
+  maxJudgeCallsPerTurn?: number;
 }
 
 /** The constitutional evaluator: nothing reaches an executor without its verdict. */
 export interface Vaglio {
   readonly threshold: number;
+  /** The judge {@link review} uses after the guard. */
+  readonly judgeSetting: JudgeSetting;
   /** Judges one action: guard first (no score when it blocks), then the rule-based judge. Logs the verdict. */
   judge(action: VaglioAction): Verdict;
+  /**
+   * Judges one action the way a turn does: guard first, then the configured judge (`rules`, `model`, `both`).
+   * A model judge that fails, times out, answers nonsense or has no budget left in `budget` gives way to the rule
+   * judge (`judge_kind: 'rules-fallback'`). Never rejects, except when `signal` aborts. Logs the verdict.
+   */
+  review(action: VaglioAction, budget?: JudgeBudget, signal?: AbortSignal): Promise<Verdict>;
+  /** A fresh budget of model judge calls for one turn. */
+  turnBudget(): JudgeBudget;
 }
 
 /**
@@ -97,31 +118,70 @@ export function createVaglio(config: VaglioConfig = {}): Vaglio {
     };
   }
 
+  const setting = config.judge ?? 'rules';
+  if (setting !== 'rules' && !config.modelJudge) {
+    throw new ScratchpadError('CONFIG_INVALID', `judge = "${setting}" needs a model judge`, {
+      hint: 'Pass modelJudge (createModelJudge over the middle tier), or use judge = "rules".',
+    });
+  }
+  const maxCalls = config.maxJudgeCallsPerTurn ?? 10;
+
+  function record(action: VaglioAction, verdict: Verdict, date: Date): Verdict {
+    if (logDir !== false) {
+      try {
+        appendVaglioLog(logDir, date, {
+          ts: verdict.ts,
+          executor: action.executor,
+          capabilities: [...(action.capabilities ?? [])],
+          arg_keys: loggedArgumentKeys(action.args),
+          approved: verdict.approved,
+          score: verdict.score,
+          blocked_by: verdict.blocked_by,
+          judge_kind: verdict.judge_kind,
+          rule: verdict.rule ?? null,
+          reason: verdict.reason,
+        });
+      } catch (error) {
+        onLogError(error);
+      }
+    }
+    return verdict;
+  }
+
+  async function askModel(
+    action: VaglioAction,
+    budget: JudgeBudget,
+    signal?: AbortSignal,
+  ): Promise<ModelOutcome> {
+    if (budget.used >= budget.max)
+      return { failure: `the turn's budget of ${budget.max} model judge calls is used up` };
+    budget.used += 1;
+    try {
+      return { judgement: await (config.modelJudge as ModelJudge).score(action, signal) };
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      if (!ScratchpadError.isInstance(error)) throw error;
+      const timeout = error.details.reason === 'timeout' ? ', no answer in time' : '';
+      const call = error.details.call as ModelCallLog | undefined;
+      return { failure: `the model judge failed (${error.code}${timeout})`, ...(call ? { call } : {}) };
+    }
+  }
+
   return {
     threshold,
+    judgeSetting: setting,
     judge(action: VaglioAction): Verdict {
       const date = now();
-      const verdict = decide(action, date.toISOString());
-      if (logDir !== false) {
-        try {
-          appendVaglioLog(logDir, date, {
-            ts: verdict.ts,
-            executor: action.executor,
-            capabilities: [...(action.capabilities ?? [])],
-            arg_keys: loggedArgumentKeys(action.args),
-            approved: verdict.approved,
-            score: verdict.score,
-            blocked_by: verdict.blocked_by,
-            judge_kind: verdict.judge_kind,
-            rule: verdict.rule ?? null,
-            reason: verdict.reason,
-          });
-        } catch (error) {
-          onLogError(error);
-        }
-      }
-      return verdict;
+      return record(action, decide(action, date.toISOString()), date);
     },
+    async review(action, budget = createJudgeBudget(maxCalls), signal) {
+      const date = now();
+      const rules = decide(action, date.toISOString());
+      if (setting === 'rules' || rules.blocked_by === 'guard') return record(action, rules, date);
+      const outcome = await askModel(action, budget, signal);
+      return record(action, modelVerdict(rules, outcome, setting, threshold), date);
+    },
+    turnBudget: () => createJudgeBudget(maxCalls),
   };
 }
 

@@ -1,0 +1,17 @@
+/** What a model call was for: a local step, an online plan, the online answer, or the vaglio's judge. */
+export type ModelCallPurpose = 'step' | 'plan' | 'answer' | 'judge';
+
+/** One request to a model, as the turn log records it (no prompt text: sizes and timing only). */
+export interface ModelCallLog {
+  purpose: ModelCallPurpose;
+  /** The tier asked for (`fast`, `middle`, `wise`) and the configured tier that served it (aliasing down). */
+  tier: string;
+  servedBy: string;
+  provider: string;
+  modelId: string;
+  inputTokens: number;
+  outputTokens: number;
+  latencyMs: number;
+  /** Why the call failed, when it did (the error in its one text form). */
+  error?: string;
+}
