@@ -149,7 +149,6 @@ export function parseJudgement(text: string): { score: number; reason: string } 
 }
 
 function oneLine(text: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this removes
   const line = text.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').trim();
   return line.length > 200 ? `${line.slice(0, 199)}…` : line;
 }
