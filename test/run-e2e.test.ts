@@ -114,6 +114,7 @@ async function expectBigLogTurn(
       join(home, `${args[0]}.db`),
       'run',
       'read ./big.log and tell me the errors',
+      '--quiet',
       '--provider',
       ...args,
     ],

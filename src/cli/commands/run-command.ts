@@ -1,7 +1,10 @@
 import { type Command, Option } from 'commander';
 import type { CliContext } from '../cli-context.js';
 
-/** `scratchpad run "QUERY" [--provider P] [--model M]`: one agent turn (seed 002). */
+/**
+ * `scratchpad run "QUERY" [--provider P] [--model M] [--mode local|online|hybrid] [--quiet | --verbose]`: one agent
+ * turn (seed 002), its progress on stderr and the answer on stdout.
+ */
 export function registerRunCommand(program: Command, context: CliContext): void {
   program
     .command('run')
@@ -34,6 +37,15 @@ export function registerRunCommand(program: Command, context: CliContext): void 
       '--no-sandbox',
       'run executors without the operating-system sandbox (bubblewrap): they can then read and change anything you can',
     )
+    .addOption(
+      new Option('--mode <mode>', 'planner mode (default: the config file, else local)').choices([
+        'local',
+        'online',
+        'hybrid',
+      ]),
+    )
+    .addOption(new Option('--quiet', 'print no progress on stderr').conflicts('verbose'))
+    .option('--verbose', "also print the model's own text in the progress")
     .action(
       async (
         query: string,
@@ -46,9 +58,15 @@ export function registerRunCommand(program: Command, context: CliContext): void 
           style: 'default' | 'metnos';
           think?: boolean;
           sandbox: boolean;
+          mode?: 'local' | 'online' | 'hybrid';
+          quiet?: boolean;
+          verbose?: boolean;
         },
       ) => {
-        const { runQuery } = await import('../../runtime/planner/run-query.js');
+        const [{ runQuery }, { createTurnProgress }] = await Promise.all([
+          import('../../runtime/planner/run-query.js'),
+          import('../turn-progress.js'),
+        ]);
         const scratchpad = await context.scratchpad();
         const result = await runQuery({
           query,
@@ -64,6 +82,10 @@ export function registerRunCommand(program: Command, context: CliContext): void 
           ...(flags.executors ? { executorDirs: flags.executors } : {}),
           ...(flags.think ? { think: true } : {}),
           ...(flags.sandbox ? {} : { sandbox: false }),
+          ...(flags.mode ? { mode: flags.mode } : {}),
+          ...(flags.quiet
+            ? {}
+            : { onEvent: createTurnProgress(context.stderr, { verbose: flags.verbose === true }) }),
         });
         if (result.sandbox.status !== 'bubblewrap')
           context.stderr.write(`scratchpad run: ${result.sandbox.description}\n`);

@@ -3,13 +3,16 @@ import { createScratchpad, type Scratchpad } from '../../scratchpad/scratchpad.j
 import { defaultDatabasePath, openStore } from '../../stores/open-store.js';
 import { localStorePaths, parseStoreUrl } from '../../stores/parse-store-url.js';
 import { loadRuntimeConfig } from '../config/load-runtime-config.js';
-import { type ModelOverrides, resolveModel } from '../config/resolve-model.js';
+import type { ModelOverrides } from '../config/resolve-model.js';
 import type { Tier } from '../config/runtime-config.js';
 import { loadCatalog } from '../executors/load-catalog.js';
 import { ensureShippedExecutors } from '../executors/shipped-executors.js';
 import { scratchpadConfigDir, scratchpadDataDir } from '../executors/xdg-dirs.js';
 import { createSandbox } from '../sandbox/create-sandbox.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
+import { createTierModels } from '../tiers/tier-models.js';
+import { loadTierPrompts } from '../tiers/tier-prompts.js';
+import { createModelJudge } from '../vaglio/model-judge.js';
 import { createVaglio } from '../vaglio/vaglio.js';
 import { type RunTurnOptions, runTurn, type TurnResult } from './run-turn.js';
 
@@ -40,6 +43,10 @@ export interface RunQueryOptions extends ModelOverrides {
   env?: NodeJS.ProcessEnv;
   fetch?: typeof fetch;
   signal?: AbortSignal;
+  /** `--mode`: overrides `[runtime] mode`. */
+  mode?: RunTurnOptions['mode'];
+  /** Progress, as it happens. */
+  onEvent?: RunTurnOptions['onEvent'];
 }
 
 /** What {@link runQuery} returns: the turn, and the sandbox its executors ran in. */
@@ -48,10 +55,11 @@ export interface RunQueryResult extends TurnResult {
 }
 
 /**
- * One turn from a query, the way `scratchpad run` does it: reads the config, builds the model for the tier,
- * installs and signs the shipped executors on first use, loads and verifies the catalog, sets up the sandbox
- * (bubblewrap; every executor call runs in it) and runs the turn. An invalid config file or a refused write root
- * throws `CONFIG_INVALID` (nothing has run yet); every failure after that ends the turn with a structured result.
+ * One turn from a query, the way `scratchpad run` does it: reads the config, builds the tiers (the planning one
+ * at once) and the vaglio with the configured judge, installs and signs the shipped executors on first use, loads
+ * and verifies the catalog, sets up the sandbox (bubblewrap; every executor call runs in it) and runs the turn in
+ * its mode. An invalid config file or a refused write root throws `CONFIG_INVALID` (nothing has run yet); every
+ * failure after that ends the turn with a structured result.
  */
 export async function runQuery(options: RunQueryOptions): Promise<RunQueryResult> {
   const env = options.env ?? process.env;
@@ -59,15 +67,27 @@ export async function runQuery(options: RunQueryOptions): Promise<RunQueryResult
     ...(options.configPath ? { path: options.configPath } : {}),
     env,
   });
-  const model = resolveModel(
-    config,
-    options.tier ?? 'fast',
-    {
+  const tier = options.tier ?? 'fast';
+  const tiers = createTierModels(config, {
+    prompts: await loadTierPrompts(config),
+    env,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    overrides: {
       ...(options.provider ? { provider: options.provider } : {}),
       ...(options.model ? { model: options.model } : {}),
     },
-    { env, ...(options.fetch ? { fetch: options.fetch } : {}) },
-  );
+    overriddenTier: tier,
+  });
+  // The planning tier is built now, so a configuration mistake fails before anything runs.
+  const { model } = tiers.get(tier);
+  const vaglio = createVaglio({
+    env,
+    judge: config.vaglio.judge,
+    maxJudgeCallsPerTurn: config.vaglio.maxJudgeCallsPerTurn,
+    ...(config.vaglio.judge === 'rules'
+      ? {}
+      : { modelJudge: createModelJudge({ tier: () => tiers.get('middle') }) }),
+  });
   const shipped = await ensureShippedExecutors({ env });
   const catalog = await loadCatalog({
     dirs: [shipped.executorsDir, ...(options.executorDirs ?? [])],
@@ -97,10 +117,16 @@ export async function runQuery(options: RunQueryOptions): Promise<RunQueryResult
       discarded: catalog.discarded,
       scratchpad,
       session: options.session ?? env.SCRATCHPAD_SESSION ?? 'default',
-      vaglio: createVaglio({ env }),
+      vaglio,
       capSteps: config.capSteps,
       capSameExecutor: config.capSameExecutor,
-      mode: config.mode,
+      mode: options.mode ?? config.mode,
+      tiers,
+      tier,
+      hybrid: config.hybrid,
+      escalateTier: config.escalateTier,
+      scratchpadTtlSeconds: config.scratchpadTtlSeconds,
+      ...(options.onEvent ? { onEvent: options.onEvent } : {}),
       env,
       // The tier's own `think` is already the model's default (resolveModel); a call-level flag overrides it.
       ...(options.think === undefined ? {} : { think: options.think }),

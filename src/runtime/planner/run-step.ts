@@ -12,6 +12,8 @@ import type { ExecutorOutcome } from '../executors/executor-outcome.js';
 import { runExecutorDetailed } from '../executors/run-executor.js';
 import { invalidToolArguments, type ModelToolCall } from '../model/language-model.js';
 import { denialObservation } from '../vaglio/denial-observation.js';
+import type { JudgeBudget } from '../vaglio/judge-budget.js';
+import type { Verdict } from '../vaglio/vaglio-action.js';
 import type { ArgumentValidator } from './argument-validator.js';
 import { duplicateReadObservation, findDuplicateStep } from './duplicate-read-guard.js';
 import { recordRun } from './record-run.js';
@@ -45,6 +47,10 @@ export interface StepContext {
   offloader: Offloader;
   options: RunTurnOptions;
   turnId: string;
+  /** Model judge calls left in the turn. */
+  judgeBudget?: JudgeBudget;
+  /** A verdict already given on the proposed arguments; used when no reference changed them. */
+  prejudged?: Verdict;
 }
 
 /** What the model reads back for one step. */
@@ -132,12 +138,14 @@ export async function runStep(context: StepContext): Promise<StepObservation> {
     return { text, isError: true, offloaded: false };
   }
 
-  const verdict = options.vaglio.judge({
-    executor: executor.name,
-    capabilities: executor.capabilities,
-    args,
-    intent: options.query,
-  });
+  const verdict =
+    context.prejudged && log.references === undefined
+      ? context.prejudged
+      : await options.vaglio.review(
+          { executor: executor.name, capabilities: executor.capabilities, args, intent: options.query },
+          context.judgeBudget,
+          options.signal,
+        );
   log.vaglio = verdict;
   if (!verdict.approved) {
     log.outcome = 'denied';

@@ -6,8 +6,6 @@ import {
   createOffloadPolicy,
   type OffloadPolicyOptions,
 } from '../../scratchpad/offload/index.js';
-import type { PreviewStep } from '../../scratchpad/previews/preview-builder.js';
-import type { StepRecord } from '../../scratchpad/references/step-values.js';
 import type { Scratchpad } from '../../scratchpad/scratchpad.js';
 import { DEFAULT_SYSTEM_PROMPT } from '../../tools/default/default-preset.js';
 import { createReadTool } from '../../tools/default/read-tool.js';
@@ -15,22 +13,28 @@ import { METNOS_SYSTEM_PROMPT } from '../../tools/presets/metnos/metnos-preset.j
 import { createMetnosReadTool } from '../../tools/presets/metnos/metnos-read-tool.js';
 import { type ScratchpadTool, toolJsonSchema } from '../../tools/tool.js';
 import { TOOL_NAMES } from '../../tools/tool-names.js';
+import type { Tier } from '../config/runtime-config.js';
 import type { Executor } from '../executors/executor.js';
 import type { DiscardedExecutor } from '../executors/load-catalog.js';
 import type { ExecutorRun, RunExecutorOptions } from '../executors/run-executor.js';
 import { scratchpadDataDir } from '../executors/xdg-dirs.js';
-import type { LanguageModel, ModelMessage, ModelToolDefinition } from '../model/language-model.js';
+import type { LanguageModel } from '../model/language-model.js';
+import type { HybridSettings } from '../modes/hybrid-settings.js';
+import { MODE_STRATEGIES } from '../modes/mode-strategies.js';
 import { createPrefilter, type Prefilter } from '../prefilter/prefilter.js';
+import { singleModelTiers, type TierModels } from '../tiers/tier-models.js';
 import type { Vaglio } from '../vaglio/vaglio.js';
 import { sharedArgumentValidator } from './argument-validator.js';
-import { findDuplicateStep } from './duplicate-read-guard.js';
-import { plannerSystemPrompt } from './planner-prompt.js';
-import { runStep, type StepState } from './run-step.js';
-import { appendTurnLog, clipForLog } from './turn-log.js';
-import type { FinalKind, StepRecordLog, TurnLogRecord } from './turn-record.js';
+import type { TurnContext } from './turn-context.js';
+import type { TurnEvent } from './turn-events.js';
+import { appendTurnLog } from './turn-log.js';
+import type { FinalKind, StepRecordLog, TurnLogRecord, TurnMode } from './turn-record.js';
 
 /** Observations above this many bytes are offloaded during a turn (seed 000's 4 KB). */
 export const RUNTIME_OFFLOAD_THRESHOLD = 4096;
+
+/** Lifetime of the entries a turn offloads when nothing else is set: seed 000's hour. */
+export const DEFAULT_SCRATCHPAD_TTL_SECONDS = 3600;
 
 /** Options of {@link runTurn}. */
 export interface RunTurnOptions {
@@ -46,7 +50,8 @@ export interface RunTurnOptions {
   vaglio: Vaglio;
   capSteps?: number;
   capSameExecutor?: number;
-  mode?: 'local' | 'online' | 'hybrid';
+  /** `local` (default), `online` or `hybrid` (seed 002, ch. 3). */
+  mode?: TurnMode;
   think?: boolean;
   /**
    * How offloaded observations look and which read tool the model gets: `default` (our salient previews and the
@@ -64,6 +69,18 @@ export interface RunTurnOptions {
   env?: NodeJS.ProcessEnv;
   now?: () => number;
   signal?: AbortSignal;
+  /** The tiers (models and prompts); default: every tier served by `model` with the shipped prompts. */
+  tiers?: TierModels;
+  /** The tier the planner starts on (default `fast`); `model` serves it when `tiers` is absent. */
+  tier?: Tier;
+  /** `[runtime.hybrid]`: when a hybrid turn goes online (default: code:exec is critical, every failure escalates). */
+  hybrid?: HybridSettings;
+  /** `escalate_tier`: two failed validations in a row move the rest of the turn one tier up. */
+  escalateTier?: boolean;
+  /** Lifetime of the entries the turn offloads, in seconds (default 3,600: seed 000's hour). */
+  scratchpadTtlSeconds?: number;
+  /** Progress, as it happens (see {@link TurnEvent}). */
+  onEvent?: (event: TurnEvent) => void;
 }
 
 /** What a turn produced: always a structured result, whatever failed. */
@@ -79,23 +96,18 @@ export interface TurnResult {
 
 /**
  * Runs one turn of the seed 002 planner: empty catalog check, a new turn id, gc of expired scratchpad entries,
- * pre-filter to top-K, then the loop — the model proposes a tool call (native tool calling) → references resolved
- * → arguments validated → vaglio → executor → the observation comes back, offloaded to the scratchpad when large
- * — until a final answer or a cap. Writes one JSONL record per turn and never throws for a failure of the model,
+ * pre-filter to top-K, then the mode's strategy (`local` multistep, `online` single-shot, `hybrid` local with
+ * escalation) over the shared step execution — references resolved → arguments validated → vaglio → executor →
+ * observation offloaded when large. Writes one JSONL record per turn and never throws for a failure of the model,
  * an executor or the store: those end the turn with `final_kind = 'error'` and a message that says what to do.
  */
 export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
   const now = options.now ?? Date.now;
   const started = now();
   const turnId = randomUUID();
-  const sessionId = options.session ?? 'default';
-  const capSteps = options.capSteps ?? 5;
-  const capSameExecutor = options.capSameExecutor ?? 2;
-  const style = options.scratchpadStyle ?? 'default';
-  const steps: StepRecordLog[] = [];
   const record: TurnLogRecord = {
     turn_id: turnId,
-    session: sessionId,
+    session: options.session ?? 'default',
     ts_start: started / 1000,
     ts_end: started / 1000,
     user_query: options.query,
@@ -104,9 +116,17 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
     candidates: [],
     k: { value: 0, reason: 'not run' },
     discarded: (options.discarded ?? []).map((item) => ({ dir: item.dir, reason: item.reason })),
-    steps,
+    steps: [],
     final_message: '',
     final_kind: 'error',
+    model_calls: [],
+  };
+  const emit = (event: TurnEvent): void => {
+    try {
+      options.onEvent?.(event);
+    } catch (error) {
+      process.emitWarning(`turn progress handler failed: ${formatUnknownError(error)}`);
+    }
   };
   const finish = async (kind: FinalKind, message: string): Promise<TurnResult> => {
     record.final_kind = kind;
@@ -124,7 +144,15 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
         process.emitWarning(`turn log not written: ${(error as Error).message}`);
       }
     }
-    return { turnId, finalKind: kind, finalMessage: message, steps, record, ...(logFile ? { logFile } : {}) };
+    emit({ type: 'turn-end', turnId, finalKind: kind, ...(logFile ? { logFile } : {}) });
+    return {
+      turnId,
+      finalKind: kind,
+      finalMessage: message,
+      steps: record.steps,
+      record,
+      ...(logFile ? { logFile } : {}),
+    };
   };
 
   if (options.executors.length === 0) {
@@ -137,143 +165,68 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
     );
   }
 
+  // Seed 000 §6: expired entries of earlier turns go at the start of each turn.
   try {
     await options.scratchpad.gc();
   } catch (error) {
     return finish('error', `The scratchpad store is unavailable: ${formatUnknownError(error)}`);
   }
-  const session = options.scratchpad.session(sessionId);
+  const turn = createTurnContext(options, { turnId, now, record, emit });
+  emit({ type: 'turn-start', turnId, mode: record.mode, candidates: record.candidates });
+  const run = await MODE_STRATEGIES[record.mode](turn);
+  record.steps = run.attempt.log.steps;
+  if (run.attempt.log.plan) record.plan = run.attempt.log.plan;
+  if (run.attempts) record.attempts = run.attempts.map((attempt) => attempt.log);
+  return finish(run.end.kind, run.end.message);
+}
+
+/** Builds what every mode of the turn shares: candidates, tools, offloader, tiers, budget. */
+function createTurnContext(
+  options: RunTurnOptions,
+  base: Pick<TurnContext, 'turnId' | 'now' | 'record' | 'emit'>,
+): TurnContext {
+  const style = options.scratchpadStyle ?? 'default';
+  const session = options.scratchpad.session(base.record.session);
   const prefilter = options.prefilter ?? createPrefilter(options.executors);
   const selection = prefilter.select(options.query);
   const candidates = selection.candidates.map((candidate) => candidate.executor);
-  record.candidates = candidates.map((executor) => executor.name);
-  record.k = { value: selection.k, reason: selection.reason };
-
+  base.record.candidates = candidates.map((executor) => executor.name);
+  base.record.k = { value: selection.k, reason: selection.reason };
   const readTool: ScratchpadTool = style === 'metnos' ? createMetnosReadTool() : createReadTool();
   // Seed 000's calibration for a turn of 3–5 steps: below ~4 KB an observation costs ~1,000 tokens, less than
   // the extra read step offloading it would cost a small local model. Library users get the policy's own default.
+  // Entries live for seed 000's hour (gc at the next turn's start), whatever the style.
   const policy = createOffloadPolicy({
     format: style === 'metnos' ? 'metnos' : 'default',
     readTool: TOOL_NAMES.read,
     threshold: RUNTIME_OFFLOAD_THRESHOLD,
-    ...(style === 'metnos' ? { ttlMs: 3_600_000 } : {}),
+    ttlMs: (options.scratchpadTtlSeconds ?? DEFAULT_SCRATCHPAD_TTL_SECONDS) * 1000,
     ...options.offload,
   });
-  const offloader = createOffloader({ session, policy });
-  const validator = sharedArgumentValidator;
-  const executorTools: ModelToolDefinition[] = candidates.map((executor) => ({
-    name: executor.name,
-    description: executor.description,
-    parameters: executor.args,
-  }));
-  const readDefinition: ModelToolDefinition = {
-    name: readTool.name,
-    description: readTool.description,
-    parameters: toolJsonSchema(readTool),
-  };
-  const system = plannerSystemPrompt({
-    capSteps,
+  return {
+    ...base,
+    options,
+    session,
+    selection,
+    candidates,
+    executorTools: candidates.map((executor) => ({
+      name: executor.name,
+      description: executor.description,
+      parameters: executor.args,
+    })),
+    readTool,
+    readDefinition: {
+      name: readTool.name,
+      description: readTool.description,
+      parameters: toolJsonSchema(readTool),
+    },
+    offloader: createOffloader({ session, policy }),
+    validator: sharedArgumentValidator,
     scratchpadGuidance: style === 'metnos' ? METNOS_SYSTEM_PROMPT : DEFAULT_SYSTEM_PROMPT,
-  });
-  const messages: ModelMessage[] = [{ role: 'user', content: options.query }];
-  const stepValues: StepRecord[] = [];
-  const history: PreviewStep[] = [];
-  const states: StepState[] = [];
-  const executorCalls = new Map<string, number>();
-  let offloadedInTurn = false;
-  let lastObservation = '';
-
-  for (;;) {
-    // Seed 000 §7: the read tool joins the list as soon as the turn has stored entries.
-    const tools = offloadedInTurn ? [...executorTools, readDefinition] : executorTools;
-    const callStarted = now();
-    let response: Awaited<ReturnType<LanguageModel['doGenerate']>>;
-    try {
-      response = await options.model.doGenerate({
-        system,
-        messages,
-        tools,
-        ...(options.think === undefined ? {} : { think: options.think }),
-        ...(options.signal ? { signal: options.signal } : {}),
-      });
-    } catch (error) {
-      return finish('error', formatUnknownError(error));
-    }
-    const llm = {
-      inputTokens: response.usage.inputTokens,
-      outputTokens: response.usage.outputTokens,
-      latencyMs: now() - callStarted,
-    };
-    if (response.toolCalls.length === 0) {
-      const answer = response.text.trim();
-      return finish('answer', answer.length > 0 ? answer : '(the model ended the turn without an answer)');
-    }
-    messages.push({ role: 'assistant', content: response.text, toolCalls: response.toolCalls });
-
-    for (const [index, call] of response.toolCalls.entries()) {
-      const number = steps.length + 1;
-      const isBuiltin = call.name === readTool.name && offloadedInTurn;
-      const executor = candidates.find((candidate) => candidate.name === call.name);
-      if (steps.length >= capSteps) {
-        return finish('cap_steps', capMessage(`the step limit (${capSteps})`, lastObservation));
-      }
-      if (executor && !isBuiltin && (executorCalls.get(executor.name) ?? 0) >= capSameExecutor) {
-        const duplicate = findDuplicateStep(executor.name, call.arguments, states);
-        if (duplicate === undefined) {
-          return finish(
-            'cap_same_executor',
-            capMessage(`the limit of ${capSameExecutor} calls of ${executor.name}`, lastObservation),
-          );
-        }
-      }
-      const log: StepRecordLog = {
-        step: number,
-        tool: call.name,
-        llm: index === 0 ? llm : { inputTokens: 0, outputTokens: 0, latencyMs: 0 },
-        rawArgs: clipForLog(call.arguments),
-        resolvedArgs: clipForLog(call.arguments),
-        outcome: 'executed',
-        result: {},
-      };
-      steps.push(log);
-      const state: StepState = { step: number, tool: call.name, args: call.arguments, ran: false };
-      states.push(state);
-      const observation = await runStep({
-        call,
-        number,
-        log,
-        state,
-        executor,
-        isBuiltin,
-        readTool,
-        session,
-        stepValues,
-        history,
-        states,
-        executorCalls,
-        validator,
-        offloader,
-        options,
-        turnId,
-      });
-      if (observation.offloaded) offloadedInTurn = true;
-      lastObservation = observation.text;
-      messages.push({
-        role: 'tool',
-        toolCallId: call.id,
-        toolName: call.name,
-        content: observation.text,
-        ...(observation.isError ? { isError: true } : {}),
-      });
-      history.push({
-        action: `${call.name} ${JSON.stringify(call.arguments)}`,
-        observation: observation.text,
-      });
-    }
-  }
-}
-
-function capMessage(limit: string, lastObservation: string): string {
-  const last = lastObservation.length > 600 ? `${lastObservation.slice(0, 600)}…` : lastObservation;
-  return `I stopped before finishing: I reached ${limit} without a final answer.${last ? ` The last result was: ${last}` : ''}`;
+    capSteps: options.capSteps ?? 5,
+    capSameExecutor: options.capSameExecutor ?? 2,
+    tiers: options.tiers ?? singleModelTiers(options.model),
+    planningTier: options.tier ?? 'fast',
+    judgeBudget: options.vaglio.turnBudget(),
+  };
 }

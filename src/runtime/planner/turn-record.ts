@@ -1,4 +1,6 @@
 import type { JsonObject } from '../../core/json.js';
+import type { Tier } from '../config/runtime-config.js';
+import type { ModelCallLog } from '../model/model-call.js';
 import type { SandboxStatus } from '../sandbox/sandbox.js';
 import type { Verdict } from '../vaglio/vaglio-action.js';
 
@@ -45,6 +47,10 @@ export interface StepRecordLog {
   refused?: 'tampered' | 'sandbox';
   /** What came back: ok, error, the offloaded entry, sizes (never the full content). */
   result: JsonObject;
+  /** The tier whose model proposed the call (it changes when `escalate_tier` moves the turn up). */
+  tier?: Tier;
+  /** What the step wrote to the mnestome, the compose outcome of a proto-mnest, or the mnestome's failure. */
+  mnestome?: JsonObject;
 }
 
 /** One line of `turns/YYYY-MM-DD.jsonl`. */
@@ -54,7 +60,7 @@ export interface TurnLogRecord {
   ts_start: number;
   ts_end: number;
   user_query: string;
-  mode: 'local' | 'online' | 'hybrid';
+  mode: TurnMode;
   model: { provider: string; modelId: string };
   candidates: string[];
   /** How K was chosen by the pre-filter. */
@@ -63,4 +69,55 @@ export interface TurnLogRecord {
   steps: StepRecordLog[];
   final_message: string;
   final_kind: FinalKind;
+  /** Every model request of the turn, in order: planning steps, the online plan and answer, judge calls. */
+  model_calls: ModelCallLog[];
+  /** The online plan: the calls the model proposed in one reply, with the verdicts given before any ran. */
+  plan?: PlannedCall[];
+  /** Hybrid turns: the rule that sent the turn online, or `null` when it stayed local. */
+  escalation?: EscalationLog | null;
+  /** Hybrid turns: each attempt (`[local]`, `[online]`, or `[local, online]` after an escalation). */
+  attempts?: TurnAttemptLog[];
+  /** `escalate_tier`: where the turn moved up a tier after two failed validations. */
+  tier_escalations?: TierEscalationLog[];
+}
+
+/** How the planner loops (seed 002): `local` multistep, `online` single-shot, `hybrid` local with escalation. */
+export type TurnMode = 'local' | 'online' | 'hybrid';
+
+/** One call of an online plan. `step` is its position: what `{{stepN.field}}` refers to. */
+export interface PlannedCall {
+  step: number;
+  tool: string;
+  /** As the model wrote them (long strings clipped). */
+  args: unknown;
+  /** The vaglio's verdict on the proposed arguments, given before any step ran. */
+  verdict?: Verdict;
+}
+
+/** Why a hybrid turn went online. */
+export interface EscalationLog {
+  rule: 'critical_capabilities' | 'escalate_on';
+  reason: string;
+}
+
+/** One attempt of a hybrid turn. */
+export interface TurnAttemptLog {
+  mode: 'local' | 'online';
+  /** The tier it started on. */
+  tier: Tier;
+  /** `null` when the tier's model could not be built (the attempt ended with `error` at once). */
+  model: { provider: string; modelId: string } | null;
+  steps: StepRecordLog[];
+  plan?: PlannedCall[];
+  final_kind: FinalKind;
+  final_message: string;
+}
+
+/** A move of the rest of a turn to a higher tier. */
+export interface TierEscalationLog {
+  /** The step whose second failed validation moved the turn. */
+  step: number;
+  from: Tier;
+  to: Tier;
+  reason: string;
 }
