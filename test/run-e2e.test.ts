@@ -11,6 +11,7 @@ import {
 } from '../src/testing/fake-servers/index.js';
 import { builtCli } from './helpers/built-cli.js';
 import { runCliAsync } from './helpers/run-cli-async.js';
+import { lastToolResult, offeredTools } from './helpers/run-home.js';
 
 let cli: string;
 let home: string;
@@ -50,25 +51,6 @@ function env(extra: Record<string, string>): NodeJS.ProcessEnv {
   };
 }
 
-/** The last tool-result text a provider request carries, in each provider's own format. */
-function lastToolResult(request: FakeRequest): string {
-  const messages = request.body.messages as Array<Record<string, unknown>>;
-  const last = messages[messages.length - 1] as Record<string, unknown>;
-  if (Array.isArray(last.content)) {
-    const block = (last.content as Array<Record<string, unknown>>).findLast(
-      (part) => part.type === 'tool_result',
-    ) as Record<string, unknown>;
-    return typeof block.content === 'string' ? block.content : JSON.stringify(block.content);
-  }
-  return String(last.content);
-}
-
-function toolNames(request: FakeRequest): string[] {
-  return (request.body.tools ?? []).map(
-    (tool: Record<string, unknown>) => (tool.function as { name: string } | undefined)?.name ?? tool.name,
-  );
-}
-
 /** The conversation of the issue: fs_read → synthetic observation → scratchpad_read regex → answer. */
 function bigLogScript(seen: {
   observation?: string;
@@ -78,12 +60,12 @@ function bigLogScript(seen: {
 }) {
   return [
     (request: FakeRequest) => {
-      seen.firstTools = toolNames(request);
+      seen.firstTools = offeredTools(request);
       return { toolCalls: [{ name: 'fs_read', arguments: { path: './big.log' } }] };
     },
     (request: FakeRequest) => {
       seen.observation = lastToolResult(request);
-      seen.secondTools = toolNames(request);
+      seen.secondTools = offeredTools(request);
       const name =
         /"name": "([^"]+)"/.exec(seen.observation)?.[1] ??
         /saved as "([^"]+)"/.exec(seen.observation)?.[1] ??
@@ -171,6 +153,14 @@ describe('scratchpad run, end to end against fake providers', () => {
       expect(record.steps[0].llm.inputTokens).toBeGreaterThan(0);
       expect(typeof record.turn_id).toBe('string');
       expect(record.ts_end).toBeGreaterThanOrEqual(record.ts_start);
+      expect(file).toBe(`${new Date(record.ts_start * 1000).toISOString().slice(0, 10)}.jsonl`);
+      // Seed 000: what the runtime offloads lives one hour, and goes at the start of a later turn.
+      const listed = await runCliAsync(cli, ['--db', join(home, 'ollama.db'), '--json', 'list'], {
+        env: env({}),
+        cwd: workdir,
+      });
+      const [entry] = JSON.parse(listed.stdout);
+      expect(entry.expiresAt - entry.createdAt).toBe(3_600_000);
     } finally {
       await server.close();
     }
@@ -201,6 +191,64 @@ describe('scratchpad run, end to end against fake providers', () => {
         { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test' },
         seen,
       );
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('prints progress on stderr: each step with its arguments, verdict, result and latency; --verbose adds the model text', async () => {
+    writeFileSync(join(workdir, 'short.txt'), 'one line\n');
+    const script = () => [
+      { text: 'Reading the file first.', toolCalls: [{ name: 'fs_read', arguments: { path: 'short.txt' } }] },
+      'It says: one line',
+    ];
+    const server = await startFakeOllama([...script(), ...script()]);
+    try {
+      const args = ['--db', join(home, 'progress.db'), 'run', 'read short.txt'];
+      const plain = await runCliAsync(cli, args, { env: env({ OLLAMA_HOST: server.url }), cwd: workdir });
+      expect(plain.stdout).toBe('It says: one line\n');
+      const lines = plain.stderr.trim().split('\n');
+      expect(lines[0]).toMatch(/^turn [0-9a-f]{8} · mode local · \d+ candidates: fs_read, /);
+      expect(lines).toContain('  fast model: choosing the next step…');
+      expect(
+        lines.some((line) =>
+          /^ {2}step 1 fs_read \{"path":"short\.txt"\} → executed · vaglio approved 0\.70 \(rules\) · \d+ chars inline · \d+ ms$/.test(
+            line,
+          ),
+        ),
+      ).toBe(true);
+      expect(lines.at(-1)).toMatch(/^answer · logged in .*turns\/\d{4}-\d\d-\d\d\.jsonl$/);
+      expect(plain.stderr).not.toContain('Reading the file first.');
+      const verbose = await runCliAsync(cli, [...args, '--verbose'], {
+        env: env({ OLLAMA_HOST: server.url }),
+        cwd: workdir,
+      });
+      expect(verbose.stderr).toContain('    | Reading the file first.');
+      const both = await runCliAsync(cli, [...args, '--verbose', '--quiet'], { env: env({}), cwd: workdir });
+      expect(both.code).toBe(2);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('stops a provider request after timeout_ms with a clear error', async () => {
+    const server = await startFakeOllama([{ text: 'too late', delayMs: 5_000 }]);
+    try {
+      const config = join(home, 'slow.toml');
+      writeFileSync(
+        config,
+        `[runtime.llm.fast]\nmodel = "qwen3:8b"\nbase_url = "${server.url}"\ntimeout_ms = 300\n`,
+      );
+      const result = await runCliAsync(
+        cli,
+        ['--db', join(home, 'slow.db'), 'run', 'hello', '--config', config, '--quiet'],
+        { env: env({}), cwd: workdir },
+      );
+      expect(result.code).toBe(1);
+      expect(result.stdout).toContain(
+        `Error (PROVIDER_UNREACHABLE): Ollama at ${server.url} gave no answer in time for model qwen3:8b: the request was stopped after 300 ms (timeout_ms = 300).`,
+      );
+      expect(result.stdout).toContain('raise timeout_ms under [runtime.llm.<tier>]');
     } finally {
       await server.close();
     }

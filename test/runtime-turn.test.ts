@@ -346,4 +346,27 @@ describe('the turn log and the lifetime of offloaded entries', () => {
       rmSync(directory, { recursive: true, force: true });
     }
   });
+
+  it('gives offloaded entries seed 000’s hour and removes them at the start of a later turn', async () => {
+    let clock = Date.UTC(2026, 3, 26, 10, 0, 0);
+    const scratchpad = createScratchpad({ driver: createMemoryDriver(), now: () => clock });
+    const common = {
+      executors: catalog.executors,
+      scratchpad,
+      vaglio: createVaglio({ logDir: false, env: {} }),
+      turnLogDir: false as const,
+      executorOptions: { cwd: catalog.home },
+      now: () => clock,
+    };
+    await runTurn({
+      ...common,
+      query: `fetch ${url}`,
+      model: createScriptedModel([{ toolCalls: [{ name: 'web_fetch', arguments: { url } }] }, 'done']),
+    });
+    const [entry] = await scratchpad.list('default');
+    expect(entry?.expiresAt).toBe(clock + 3_600_000);
+    clock += 3_600_000 + 1000;
+    await runTurn({ ...common, query: 'hello', model: createScriptedModel(['hi']) });
+    expect(await scratchpad.list('default')).toEqual([]);
+  });
 });
