@@ -6,6 +6,7 @@ import { type CliContext, createCliContext } from './cli-context.js';
 import { registerEntryCommands } from './commands/entry-commands.js';
 import { registerExecutorCommand } from './commands/executor-command.js';
 import { registerMcpCommand } from './commands/mcp-command.js';
+import { registerMnestomeCommand } from './commands/mnestome-command.js';
 import { registerNotesCommand } from './commands/notes-command.js';
 import { registerProxyCommand } from './commands/proxy-command.js';
 import { registerReadCommand } from './commands/read-command.js';
@@ -34,6 +35,7 @@ const REGISTRARS: CommandRegistrar[] = [
   registerProxyCommand,
   registerRunCommand,
   registerExecutorCommand,
+  registerMnestomeCommand,
 ];
 
 /**

@@ -80,8 +80,19 @@ function stepLine(step: StepRecordLog): string {
     parts.push(`stored as ${String(result.name)} (${bytes(Number(result.bytes))})`);
   else if (typeof result.error === 'string') parts.push(short(result.error, 120));
   else if (typeof result.chars === 'number') parts.push(`${result.chars} chars inline`);
-  const synt = step.mnestome?.synt as { state?: string; first_hop?: string } | undefined;
-  if (synt?.state) parts.push(`compose: ${synt.state}${synt.first_hop ? ` via ${synt.first_hop}` : ''}`);
+  const mnestome = step.mnestome as
+    | {
+        recorded?: Array<{ src: string; dst: string }>;
+        synt?: { state: string; first_hop?: string };
+        error?: string;
+      }
+    | undefined;
+  for (const passage of mnestome?.recorded ?? []) parts.push(`passage ${passage.src} → ${passage.dst}`);
+  if (mnestome?.synt)
+    parts.push(
+      `compose: ${mnestome.synt.state}${mnestome.synt.first_hop ? ` via ${mnestome.synt.first_hop}` : ''}`,
+    );
+  if (mnestome?.error) parts.push(`mnestome not updated: ${short(mnestome.error, 120)}`);
   return parts.join(' · ');
 }
 

@@ -8,6 +8,7 @@ import type { Tier } from '../config/runtime-config.js';
 import { loadCatalog } from '../executors/load-catalog.js';
 import { ensureShippedExecutors } from '../executors/shipped-executors.js';
 import { scratchpadConfigDir, scratchpadDataDir } from '../executors/xdg-dirs.js';
+import { defaultMnestomePath, Mnestome } from '../mnestome/mnestome.js';
 import { createSandbox } from '../sandbox/create-sandbox.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import { createTierModels } from '../tiers/tier-models.js';
@@ -47,6 +48,8 @@ export interface RunQueryOptions extends ModelOverrides {
   mode?: RunTurnOptions['mode'];
   /** Progress, as it happens. */
   onEvent?: RunTurnOptions['onEvent'];
+  /** The mnestome file (default `$XDG_DATA_HOME/scratchpad/mnestome.db`). */
+  mnestomePath?: string;
 }
 
 /** What {@link runQuery} returns: the turn, and the sandbox its executors ran in. */
@@ -107,6 +110,7 @@ export async function runQuery(options: RunQueryOptions): Promise<RunQueryResult
       ...localStorePaths(parseStoreUrl(storeUrl)).map((path) => resolve(path)),
     ],
   });
+  let mnestome: Mnestome | undefined;
   const ownsStore = options.scratchpad === undefined;
   const scratchpad = options.scratchpad ?? createScratchpad({ driver: await openStore(storeUrl) });
   try {
@@ -127,6 +131,10 @@ export async function runQuery(options: RunQueryOptions): Promise<RunQueryResult
       escalateTier: config.escalateTier,
       scratchpadTtlSeconds: config.scratchpadTtlSeconds,
       ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+      mnestome: () => {
+        mnestome ??= Mnestome.open(options.mnestomePath ?? defaultMnestomePath(env));
+        return mnestome;
+      },
       env,
       // The tier's own `think` is already the model's default (resolveModel); a call-level flag overrides it.
       ...(options.think === undefined ? {} : { think: options.think }),
@@ -136,6 +144,7 @@ export async function runQuery(options: RunQueryOptions): Promise<RunQueryResult
     });
     return { ...turn, sandbox: { status: sandbox.status, description: sandbox.description } };
   } finally {
+    mnestome?.close();
     if (ownsStore) await scratchpad.close();
   }
 }

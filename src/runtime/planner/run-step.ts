@@ -16,6 +16,7 @@ import type { JudgeBudget } from '../vaglio/judge-budget.js';
 import type { Verdict } from '../vaglio/vaglio-action.js';
 import type { ArgumentValidator } from './argument-validator.js';
 import { duplicateReadObservation, findDuplicateStep } from './duplicate-read-guard.js';
+import { recordPiping, registerProtoMnest } from './mnestome-hooks.js';
 import { recordRun } from './record-run.js';
 import type { RunTurnOptions } from './run-turn.js';
 import { clipForLog } from './turn-log.js';
@@ -67,10 +68,11 @@ export async function runStep(context: StepContext): Promise<StepObservation> {
     outcome: StepRecordLog['outcome'],
     error: string,
     extra: JsonObject = {},
+    observed: JsonObject = {},
   ): StepObservation => {
     log.outcome = outcome;
     log.result = { ok: false, error, ...extra };
-    const value = { ok: false, error };
+    const value = { ok: false, error, ...observed };
     context.stepValues.push({ step: number, tool: call.name, value: { kind: 'inline', value } });
     return { text: JSON.stringify(value), isError: true, offloaded: false };
   };
@@ -114,9 +116,14 @@ export async function runStep(context: StepContext): Promise<StepObservation> {
 
   if (!executor) {
     const available = [...new Set(context.options.executors.map((item) => item.name))];
+    // Seed 002, ch. 12: a nonexistent executor fed by earlier steps is a proto-mnest; compose may know a way.
+    const proto = registerProtoMnest(context, call.name, call.arguments);
+    if (proto) log.mnestome = proto.log;
     return fail(
       'unknown_tool',
       `nonexistent executor: ${call.name}. Use one of the tools you were given (${available.slice(0, 40).join(', ')}).`,
+      {},
+      proto?.synt ? { synt: { ...proto.synt } } : {},
     );
   }
 
@@ -164,6 +171,10 @@ export async function runStep(context: StepContext): Promise<StepObservation> {
   });
   recordRun(log, run);
   const outcome: ExecutorOutcome = run.outcome;
+  if (outcome.ok) {
+    const piping = recordPiping(context, executor.name);
+    if (piping) log.mnestome = piping;
+  }
   try {
     const processed = await context.offloader.process({
       tool: executor.name,

@@ -18,6 +18,7 @@ import type { Executor } from '../executors/executor.js';
 import type { DiscardedExecutor } from '../executors/load-catalog.js';
 import type { ExecutorRun, RunExecutorOptions } from '../executors/run-executor.js';
 import { scratchpadDataDir } from '../executors/xdg-dirs.js';
+import type { Mnestome } from '../mnestome/mnestome.js';
 import type { LanguageModel } from '../model/language-model.js';
 import type { HybridSettings } from '../modes/hybrid-settings.js';
 import { MODE_STRATEGIES } from '../modes/mode-strategies.js';
@@ -81,6 +82,11 @@ export interface RunTurnOptions {
   scratchpadTtlSeconds?: number;
   /** Progress, as it happens (see {@link TurnEvent}). */
   onEvent?: (event: TurnEvent) => void;
+  /**
+   * The mnestome, where piping between executors is recorded and compose looks for chains (seed 002, ch. 12),
+   * asked for on first use; none when absent. Its failures (opening it included) are logged on the step.
+   */
+  mnestome?: () => Mnestome;
 }
 
 /** What a turn produced: always a structured result, whatever failed. */
