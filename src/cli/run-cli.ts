@@ -11,6 +11,7 @@ import { registerNotesCommand } from './commands/notes-command.js';
 import { registerProxyCommand } from './commands/proxy-command.js';
 import { registerReadCommand } from './commands/read-command.js';
 import { registerRunCommand } from './commands/run-command.js';
+import { registerSchedulerCommand } from './commands/scheduler-command.js';
 import { registerStoreCommands } from './commands/store-commands.js';
 import { registerWriteCommand } from './commands/write-command.js';
 
@@ -36,6 +37,7 @@ const REGISTRARS: CommandRegistrar[] = [
   registerRunCommand,
   registerExecutorCommand,
   registerMnestomeCommand,
+  registerSchedulerCommand,
 ];
 
 /**

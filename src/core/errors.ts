@@ -30,7 +30,8 @@ export type ScratchpadErrorCode =
   | 'UPSTREAM_UNAVAILABLE'
   | 'EXECUTOR_INVALID'
   | 'INSIDE_SANDBOX'
-  | 'CONFIG_INVALID';
+  | 'CONFIG_INVALID'
+  | 'SCHEDULER_LOCKED';
 
 /** Whose fault: the caller's input, our system, or a third party we talk to. */
 export type ErrorCategory = 'user' | 'system' | 'third-party';
@@ -60,6 +61,7 @@ const CATEGORY: Record<ScratchpadErrorCode, ErrorCategory> = {
   EXECUTOR_INVALID: 'system',
   INSIDE_SANDBOX: 'user',
   CONFIG_INVALID: 'user',
+  SCHEDULER_LOCKED: 'user',
 };
 
 /** Every error code, in the order `docs/errors.md` lists them. */
