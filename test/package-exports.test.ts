@@ -71,6 +71,13 @@ describe('package entry points (built dist)', () => {
         'createVaglio',
         'createPrefilter',
         'loadCatalog',
+        'createModelJudge',
+        'createTierModels',
+        'MODE_STRATEGIES',
+        'Mnestome',
+        'compose',
+        'createScheduler',
+        'openScheduler',
       ]),
     );
     expect(load('agent-scratchpad/test').exports).toEqual(

@@ -1,6 +1,8 @@
 /** The runtime's configuration: `config.toml`, tiers with aliasing, and model resolution. */
 export { configFilePath, type Environment } from './config-path.js';
 export { type LoadRuntimeConfigOptions, loadRuntimeConfig } from './load-runtime-config.js';
+export { parseHybridSettings } from './parse-hybrid-settings.js';
+export { parseJudgeSettings } from './parse-judge-settings.js';
 export { parseRuntimeConfig } from './parse-runtime-config.js';
 export { type ModelOverrides, type ResolveModelOptions, resolveModel } from './resolve-model.js';
 export { type ResolvedTier, resolveTier } from './resolve-tier.js';
