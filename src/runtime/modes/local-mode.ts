@@ -27,24 +27,26 @@ export async function runLocalAttempt(
 ): Promise<AttemptEnd> {
   const messages: ModelMessage[] = [{ role: 'user', content: turn.options.query }];
   const ladder = new TierLadder(turn, options.tier);
+  const systemPrompts = new Map<Tier, string>();
   for (;;) {
     const tier = ladder.current;
     // The read tool joins the list as soon as the attempt has stored entries (seed 000 §7).
-    const tools = attempt.offloaded ? [...turn.executorTools, turn.readDefinition] : [...turn.executorTools];
+    const tools = attempt.offloaded ? [...turn.executorTools, turn.readDefinition] : turn.executorTools;
     let response: Awaited<ReturnType<typeof callModel>>;
     try {
       const tierModel = turn.tiers.get(tier);
-      response = await callModel(turn, tierModel, 'step', {
-        system: plannerSystemPrompt({
+      let system = systemPrompts.get(tier);
+      if (system === undefined) {
+        system = plannerSystemPrompt({
           capSteps: turn.capSteps,
           capSameExecutor: turn.capSameExecutor,
           scratchpadGuidance: turn.scratchpadGuidance,
           tierPrompt: tierModel.prompt,
           now: new Date(turn.now()),
-        }),
-        messages,
-        tools,
-      });
+        });
+        systemPrompts.set(tier, system);
+      }
+      response = await callModel(turn, tierModel, 'step', { system, messages, tools });
     } catch (error) {
       return { kind: 'error', message: formatUnknownError(error) };
     }

@@ -53,7 +53,7 @@ export async function runOnlineAttempt(
             : turn.options.query,
         },
       ],
-      tools: [...turn.executorTools],
+      tools: turn.executorTools,
     });
   } catch (error) {
     return { kind: 'error', message: formatUnknownError(error) };

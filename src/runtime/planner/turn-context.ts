@@ -25,7 +25,8 @@ export interface TurnContext {
   readonly selection: PrefilterSelection<Executor>;
   /** The top-K executors offered to the model. */
   readonly candidates: readonly Executor[];
-  readonly executorTools: readonly ModelToolDefinition[];
+  /** The candidates as tool definitions (shared by every request: never mutate). */
+  readonly executorTools: ModelToolDefinition[];
   readonly readTool: ScratchpadTool;
   readonly readDefinition: ModelToolDefinition;
   readonly offloader: Offloader;
