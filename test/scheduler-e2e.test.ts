@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDesiredSignature } from '../src/runtime/mnestome/desired-signature.js';
 import { Mnestome } from '../src/runtime/mnestome/mnestome.js';
+import { startFakeOpenAI } from '../src/testing/fake-servers/index.js';
 import { builtCli } from './helpers/built-cli.js';
 import { createRunHome, type RunHome } from './helpers/run-home.js';
 
@@ -125,6 +126,53 @@ describe('scratchpad scheduler', () => {
     expect(result.stdout).toBe(
       'synt_suggest: ok — fs_read → save_copy (uses 3, weight 0.35): composed, chain fs_read → fs_write, first hop fs_write\n',
     );
+  });
+
+  it('synt_suggest asks the configured wise tier how to close an abandoned proto-mnest', async () => {
+    const wiseHome = createRunHome('scratchpad-scheduler-wise-');
+    const wise = await startFakeOpenAI([
+      (request) => {
+        expect(request.body.tools).toBeUndefined();
+        expect(request.body.messages[0].content).toMatch(/^You are thorough and reflective\./);
+        expect(request.body.messages[1].content).toContain('"name": "translate_to_klingon"');
+        return 'Write translate_to_klingon(text) returning {ok, content}.';
+      },
+    ]);
+    try {
+      const mnestome = Mnestome.open(join(wiseHome.dataDir, 'mnestome.db'));
+      try {
+        const signature = buildDesiredSignature('translate_to_klingon', { text: 'x' }, [
+          { from: 'fs_read', field: 'content' },
+        ]);
+        for (let use = 0; use < 3; use += 1)
+          mnestome.recordPassing({
+            src: 'fs_read',
+            dst: 'translate_to_klingon',
+            dstExists: false,
+            desiredSignature: signature,
+          });
+      } finally {
+        mnestome.close();
+      }
+      const withoutWise = await wiseHome.cli(['scheduler', 'run-now', 'synt_suggest']);
+      expect(withoutWise.stdout).toBe(
+        'synt_suggest: ok — fs_read → translate_to_klingon (uses 3, weight 0.35): abandoned\n',
+      );
+      const config = wiseHome.config(
+        'wise',
+        `[runtime.llm.wise]\nprovider = "openai"\nmodel = "frontier-1"\nbase_url = "${wise.baseURL}"\napi_key_env = "WISE_KEY"\n`,
+      );
+      const withWise = await wiseHome.cli(['scheduler', 'run-now', 'synt_suggest'], {
+        SCRATCHPAD_CONFIG: config,
+        WISE_KEY: 'test',
+      });
+      expect(withWise.stdout).toBe(
+        'synt_suggest: ok — fs_read → translate_to_klingon (uses 3, weight 0.35): abandoned; the wise tier suggests: Write translate_to_klingon(text) returning {ok, content}.\n',
+      );
+    } finally {
+      await wise.close();
+      rmSync(wiseHome.root, { recursive: true, force: true });
+    }
   });
 
   it('a failing task is recorded as error with its stack, and the tick goes on', async () => {

@@ -111,7 +111,7 @@ async function withScheduler(
   use: (opened: OpenScheduler) => Promise<void> | void,
 ): Promise<void> {
   const { openScheduler } = await import('../../runtime/scheduler/open-scheduler.js');
-  const opened = openScheduler({ env: context.env, scratchpad: () => context.scratchpad() });
+  const opened = await openScheduler({ env: context.env, scratchpad: () => context.scratchpad() });
   try {
     await use(opened);
   } finally {

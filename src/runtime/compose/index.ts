@@ -1,5 +1,6 @@
 /** Compose (seed 002, ch. 12): chains of signed executors, found in the mnestome, for what a model asked for. */
 export { type ComposeRequest, compose } from './compose.js';
+export { suggestExecutor } from './executor-suggestion.js';
 export { type ChainSearch, findChain } from './find-chain.js';
 export { satisfiesSignature } from './satisfies-signature.js';
 export {

@@ -1,9 +1,12 @@
 import { formatBytes } from '../../core/format.js';
+import { formatUnknownError } from '../../core/format-error.js';
 import type { Scratchpad } from '../../scratchpad/scratchpad.js';
 import { compose } from '../compose/compose.js';
+import { suggestExecutor } from '../compose/executor-suggestion.js';
 import type { Executor } from '../executors/executor.js';
-import type { Mnestome } from '../mnestome/mnestome.js';
+import type { Mnestome, StoredPassage } from '../mnestome/mnestome.js';
 import { MNESTOME } from '../mnestome/mnestome-constants.js';
+import type { TierModel } from '../tiers/tier-models.js';
 import type { TaskDefinition } from './scheduler.js';
 
 /** What the built-in tasks work on, each opened when its task runs. */
@@ -14,7 +17,15 @@ export interface BuiltinTaskDependencies {
   loadCatalog: () => Promise<readonly Executor[]>;
   /** The store whose expired entries `gc` removes. */
   scratchpad: () => Promise<Scratchpad>;
+  /**
+   * The `wise` tier, when `[runtime.llm.wise]` is configured: `synt_suggest` asks it how an abandoned recurring
+   * proto-mnest could be closed (at most {@link MAX_WISE_SUGGESTIONS} per run).
+   */
+  wise?: () => TierModel;
 }
+
+/** Most abandoned proto-mnests `synt_suggest` asks the wise tier about in one run. */
+export const MAX_WISE_SUGGESTIONS = 5;
 
 /**
  * The tasks registered by default (seed 002, ch. 13): `apply_ager` (`daily@04:00`), `synt_suggest`
@@ -50,21 +61,28 @@ export function builtinTasks(dependencies: BuiltinTaskDependencies): TaskDefinit
           if (protos.length === 0)
             return `no recurring proto-mnest (uses ≥ ${MNESTOME.recurringMinUses}, weight ≥ ${MNESTOME.recurringMinWeight.toFixed(2)})`;
           const catalog = await dependencies.loadCatalog();
-          return protos
-            .map((proto) => {
-              const head = `${proto.src} → ${proto.dst} (uses ${proto.uses}, weight ${proto.weight.toFixed(2)})`;
-              if (!proto.desired_signature) return `${head}: no desired signature recorded`;
-              const outcome = compose({
-                sources: [proto.src],
-                signature: proto.desired_signature,
-                mnestome,
-                catalog,
-              });
-              return outcome.state === 'composed'
-                ? `${head}: composed, chain ${outcome.chain.join(' → ')}, first hop ${outcome.first_hop}`
-                : `${head}: abandoned`;
-            })
-            .join('\n');
+          const lines: string[] = [];
+          let asked = 0;
+          for (const proto of protos) {
+            const head = `${proto.src} → ${proto.dst} (uses ${proto.uses}, weight ${proto.weight.toFixed(2)})`;
+            if (!proto.desired_signature) {
+              lines.push(`${head}: no desired signature recorded`);
+              continue;
+            }
+            const signature = proto.desired_signature;
+            const outcome = compose({ sources: [proto.src], signature, mnestome, catalog });
+            if (outcome.state === 'composed') {
+              lines.push(
+                `${head}: composed, chain ${outcome.chain.join(' → ')}, first hop ${outcome.first_hop}`,
+              );
+            } else if (!dependencies.wise || asked >= MAX_WISE_SUGGESTIONS) {
+              lines.push(`${head}: abandoned`);
+            } else {
+              asked += 1;
+              lines.push(`${head}: abandoned; ${await wiseSuggestion(dependencies.wise, proto, catalog)}`);
+            }
+          }
+          return lines.join('\n');
         }),
     },
     {
@@ -77,4 +95,16 @@ export function builtinTasks(dependencies: BuiltinTaskDependencies): TaskDefinit
       },
     },
   ];
+}
+
+async function wiseSuggestion(
+  wise: () => TierModel,
+  proto: StoredPassage,
+  catalog: readonly Executor[],
+): Promise<string> {
+  try {
+    return `the wise tier suggests: ${await suggestExecutor(wise(), proto, catalog)}`;
+  } catch (error) {
+    return `the wise tier could not be asked: ${formatUnknownError(error)}`;
+  }
 }

@@ -1,5 +1,5 @@
 /** The scheduler (seed 002, ch. 13): recurring system tasks, state in SQLite, a single daemon per state file. */
-export { type BuiltinTaskDependencies, builtinTasks } from './builtin-tasks.js';
+export { type BuiltinTaskDependencies, builtinTasks, MAX_WISE_SUGGESTIONS } from './builtin-tasks.js';
 export { type OpenScheduler, type OpenSchedulerOptions, openScheduler } from './open-scheduler.js';
 export { isDue, nextDue, parseSchedule, type Schedule } from './schedule.js';
 export {

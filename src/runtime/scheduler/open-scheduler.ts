@@ -1,14 +1,20 @@
 import type { Scratchpad } from '../../scratchpad/scratchpad.js';
+import { loadRuntimeConfig } from '../config/load-runtime-config.js';
+import type { RuntimeConfig } from '../config/runtime-config.js';
 import { loadCatalog } from '../executors/load-catalog.js';
 import { ensureShippedExecutors } from '../executors/shipped-executors.js';
 import type { EnvironmentVariables } from '../executors/xdg-dirs.js';
 import { defaultMnestomePath, Mnestome } from '../mnestome/mnestome.js';
+import { createTierModels } from '../tiers/tier-models.js';
+import { loadTierPrompts } from '../tiers/tier-prompts.js';
 import { builtinTasks } from './builtin-tasks.js';
 import { createScheduler, type Scheduler } from './scheduler.js';
 import { defaultSchedulerStatePath, SchedulerState } from './scheduler-state.js';
 
 /** Options of {@link openScheduler}. */
 export interface OpenSchedulerOptions {
+  /** The runtime's config (for the `wise` tier of `synt_suggest`); default: the config file, else the defaults. */
+  config?: RuntimeConfig;
   /** The store `gc` cleans (opened on first use). */
   scratchpad: () => Promise<Scratchpad>;
   env?: EnvironmentVariables;
@@ -27,10 +33,13 @@ export interface OpenScheduler {
 
 /**
  * The scheduler as `scratchpad scheduler` runs it: the state file, the built-in tasks over the mnestome, the
- * verified shipped catalog and the given store.
+ * verified shipped catalog, the given store and (for `synt_suggest`) the configured `wise` tier. An invalid config
+ * file is a `CONFIG_INVALID` before anything runs.
  */
-export function openScheduler(options: OpenSchedulerOptions): OpenScheduler {
+export async function openScheduler(options: OpenSchedulerOptions): Promise<OpenScheduler> {
   const env = options.env ?? process.env;
+  const config = options.config ?? (await loadRuntimeConfig({ env }));
+  const tiers = createTierModels(config, { prompts: await loadTierPrompts(config), env });
   const state = SchedulerState.open(options.statePath ?? defaultSchedulerStatePath(env));
   try {
     const scheduler = createScheduler({
@@ -46,6 +55,7 @@ export function openScheduler(options: OpenSchedulerOptions): OpenScheduler {
           return catalog.executors;
         },
         scratchpad: options.scratchpad,
+        ...(config.llm.wise ? { wise: () => tiers.get('wise') } : {}),
       }),
     });
     return { scheduler, state, close: () => state.close() };
