@@ -89,7 +89,7 @@ async function turn(
   try {
     const result = await runCliAsync(
       cli,
-      ['--json', 'run', 'list my files', '--provider', 'openai', ...(options.args ?? [])],
+      ['--json', 'run', 'list my files', '--quiet', '--provider', 'openai', ...(options.args ?? [])],
       {
         env: { ...home.env, ...options.env, OPENAI_BASE_URL: server.baseURL },
         cwd: options.cwd ?? home.work,

@@ -195,7 +195,15 @@ async function attack(home: Home, spellings: AttackSpelling[], extraArgs: string
   try {
     const result = await runCliAsync(
       cli,
-      ['--json', 'run', 'Try every tool call you were told to.', '--provider', 'openai', ...extraArgs],
+      [
+        '--json',
+        'run',
+        'Try every tool call you were told to.',
+        '--quiet',
+        '--provider',
+        'openai',
+        ...extraArgs,
+      ],
       { env: { ...home.env, OPENAI_BASE_URL: server.baseURL }, cwd: home.work },
     );
     protectInstalled(home);
