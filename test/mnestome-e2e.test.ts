@@ -1,29 +1,19 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FakeServer } from '../src/testing/fake-servers/index.js';
-import { startFakeOllama } from '../src/testing/fake-servers/index.js';
+import type { FakeScriptStep } from '../src/testing/fake-servers/index.js';
 import { createRunHome, lastToolResult, type RunHome } from './helpers/run-home.js';
 
 let home: RunHome;
-const servers: FakeServer[] = [];
 
 beforeAll(() => {
   home = createRunHome('scratchpad-mnestome-');
   writeFileSync(join(home.workdir, 'notes.txt'), 'buy milk\n');
 }, 120_000);
-afterAll(async () => {
-  await Promise.all(servers.map((server) => server.close()));
-  rmSync(home.root, { recursive: true, force: true });
-});
+afterAll(() => home.close());
 
-async function turn(
-  query: string,
-  script: Parameters<typeof startFakeOllama>[0],
-  env: Record<string, string> = {},
-) {
-  const server = await startFakeOllama(script);
-  servers.push(server);
+async function turn(query: string, script: FakeScriptStep[], env: Record<string, string> = {}) {
+  const server = await home.ollama(script);
   const result = await home.cli(['--json', 'run', query, '--quiet'], { OLLAMA_HOST: server.url, ...env });
   return { ...result, record: JSON.parse(result.stdout) };
 }

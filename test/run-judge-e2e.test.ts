@@ -1,27 +1,19 @@
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FakeServer } from '../src/testing/fake-servers/index.js';
-import { closedPortURL, startFakeOllama } from '../src/testing/fake-servers/index.js';
+import type { FakeScriptStep, FakeServer } from '../src/testing/fake-servers/index.js';
+import { closedPortURL } from '../src/testing/fake-servers/index.js';
 import { chatRequests, createRunHome, lastToolResult, type RunHome } from './helpers/run-home.js';
 
 let home: RunHome;
-const servers: FakeServer[] = [];
 
 beforeAll(() => {
   home = createRunHome('scratchpad-judge-');
   writeFileSync(join(home.workdir, 'notes.txt'), 'buy milk\n');
 }, 120_000);
-afterAll(async () => {
-  await Promise.all(servers.map((server) => server.close()));
-  rmSync(home.root, { recursive: true, force: true });
-});
+afterAll(() => home.close());
 
-async function ollama(script: Parameters<typeof startFakeOllama>[0]) {
-  const server = await startFakeOllama(script);
-  servers.push(server);
-  return server;
-}
+const ollama = (script: FakeScriptStep[]) => home.ollama(script);
 
 /** Fast tier on `fast`, middle tier (the judge) at `middleURL`, and `[runtime.vaglio] judge = JUDGE`. */
 function config(name: string, fast: FakeServer, middleURL: string, judge: 'model' | 'both') {

@@ -1,33 +1,20 @@
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FakeRequest, FakeServer } from '../src/testing/fake-servers/index.js';
-import { startFakeOllama, startFakeOpenAI } from '../src/testing/fake-servers/index.js';
+import type { FakeRequest, FakeScriptStep, FakeServer } from '../src/testing/fake-servers/index.js';
 import { chatRequests, createRunHome, offeredTools, type RunHome } from './helpers/run-home.js';
 
 let home: RunHome;
-const servers: FakeServer[] = [];
 
 beforeAll(() => {
   home = createRunHome('scratchpad-modes-');
   writeFileSync(join(home.workdir, 'notes.txt'), 'buy milk\ncall the plumber\n');
 }, 120_000);
-afterAll(async () => {
-  await Promise.all(servers.map((server) => server.close()));
-  rmSync(home.root, { recursive: true, force: true });
-});
+afterAll(() => home.close());
 
-async function ollama(script: Parameters<typeof startFakeOllama>[0]) {
-  const server = await startFakeOllama(script);
-  servers.push(server);
-  return server;
-}
+const ollama = (script: FakeScriptStep[]) => home.ollama(script);
 
-async function openai(script: Parameters<typeof startFakeOpenAI>[0]) {
-  const server = await startFakeOpenAI(script);
-  servers.push(server);
-  return server;
-}
+const openai = (script: FakeScriptStep[]) => home.openai(script);
 
 /** A config with a fast tier on `fast` (Ollama) and, when given, a wise tier on `wise` (OpenAI-compatible). */
 function config(name: string, fast: FakeServer, extra = '', wise?: FakeServer): string {

@@ -1,11 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDesiredSignature } from '../src/runtime/mnestome/desired-signature.js';
 import { Mnestome } from '../src/runtime/mnestome/mnestome.js';
-import { startFakeOpenAI } from '../src/testing/fake-servers/index.js';
 import { builtCli } from './helpers/built-cli.js';
 import { createRunHome, type RunHome } from './helpers/run-home.js';
 
@@ -13,7 +12,7 @@ let home: RunHome;
 beforeAll(() => {
   home = createRunHome('scratchpad-scheduler-');
 }, 120_000);
-afterAll(() => rmSync(home.root, { recursive: true, force: true }));
+afterAll(() => home.close());
 
 async function tick(now: string, target: RunHome = home) {
   const result = await target.cli(['--json', 'scheduler', 'tick', '--now', now]);
@@ -21,6 +20,24 @@ async function tick(now: string, target: RunHome = home) {
     ...result,
     json: JSON.parse(result.stdout) as { now: string; runs: Array<Record<string, string>> },
   };
+}
+
+/** Records a proto-mnest fs_read → `name` used three times (recurring), after `before` (more passages). */
+function recordProto(
+  target: RunHome,
+  name: string,
+  args: Record<string, string>,
+  before: (mnestome: Mnestome) => void = () => undefined,
+): void {
+  const mnestome = Mnestome.open(join(target.dataDir, 'mnestome.db'));
+  try {
+    before(mnestome);
+    const signature = buildDesiredSignature(name, args, [{ from: 'fs_read', field: 'content' }]);
+    for (let use = 0; use < 3; use += 1)
+      mnestome.recordPassing({ src: 'fs_read', dst: name, dstExists: false, desiredSignature: signature });
+  } finally {
+    mnestome.close();
+  }
 }
 
 const ran = (result: Awaited<ReturnType<typeof tick>>) => result.json.runs.map((run) => run.task);
@@ -106,22 +123,9 @@ describe('scratchpad scheduler', () => {
   });
 
   it('synt_suggest composes each recurring proto-mnest and logs the outcome', async () => {
-    const mnestome = Mnestome.open(join(home.dataDir, 'mnestome.db'));
-    try {
-      mnestome.recordPassing({ src: 'fs_read', dst: 'fs_write', dstExists: true });
-      const signature = buildDesiredSignature('save_copy', { path: 'a', content: 'b' }, [
-        { from: 'fs_read', field: 'content' },
-      ]);
-      for (let use = 0; use < 3; use += 1)
-        mnestome.recordPassing({
-          src: 'fs_read',
-          dst: 'save_copy',
-          dstExists: false,
-          desiredSignature: signature,
-        });
-    } finally {
-      mnestome.close();
-    }
+    recordProto(home, 'save_copy', { path: 'a', content: 'b' }, (mnestome) =>
+      mnestome.recordPassing({ src: 'fs_read', dst: 'fs_write', dstExists: true }),
+    );
     const result = await home.cli(['scheduler', 'run-now', 'synt_suggest']);
     expect(result.stdout).toBe(
       'synt_suggest: ok — fs_read → save_copy (uses 3, weight 0.35): composed, chain fs_read → fs_write, first hop fs_write\n',
@@ -130,7 +134,7 @@ describe('scratchpad scheduler', () => {
 
   it('synt_suggest asks the configured wise tier how to close an abandoned proto-mnest', async () => {
     const wiseHome = createRunHome('scratchpad-scheduler-wise-');
-    const wise = await startFakeOpenAI([
+    const wise = await wiseHome.openai([
       (request) => {
         expect(request.body.tools).toBeUndefined();
         expect(request.body.messages[0].content).toMatch(/^You are thorough and reflective\./);
@@ -139,21 +143,7 @@ describe('scratchpad scheduler', () => {
       },
     ]);
     try {
-      const mnestome = Mnestome.open(join(wiseHome.dataDir, 'mnestome.db'));
-      try {
-        const signature = buildDesiredSignature('translate_to_klingon', { text: 'x' }, [
-          { from: 'fs_read', field: 'content' },
-        ]);
-        for (let use = 0; use < 3; use += 1)
-          mnestome.recordPassing({
-            src: 'fs_read',
-            dst: 'translate_to_klingon',
-            dstExists: false,
-            desiredSignature: signature,
-          });
-      } finally {
-        mnestome.close();
-      }
+      recordProto(wiseHome, 'translate_to_klingon', { text: 'x' });
       const withoutWise = await wiseHome.cli(['scheduler', 'run-now', 'synt_suggest']);
       expect(withoutWise.stdout).toBe(
         'synt_suggest: ok — fs_read → translate_to_klingon (uses 3, weight 0.35): abandoned\n',
@@ -170,8 +160,7 @@ describe('scratchpad scheduler', () => {
         'synt_suggest: ok — fs_read → translate_to_klingon (uses 3, weight 0.35): abandoned; the wise tier suggests: Write translate_to_klingon(text) returning {ok, content}.\n',
       );
     } finally {
-      await wise.close();
-      rmSync(wiseHome.root, { recursive: true, force: true });
+      await wiseHome.close();
     }
   });
 
@@ -194,7 +183,7 @@ describe('scratchpad scheduler', () => {
       expect(ager.last_output).toMatch(/^ScratchpadError: .*mnestome\.db is not a SQLite database/);
       expect(ager.last_output).toMatch(/\n {4}at /);
     } finally {
-      rmSync(broken.root, { recursive: true, force: true });
+      await broken.close();
     }
   });
 

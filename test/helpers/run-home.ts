@@ -1,7 +1,13 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FakeRequest } from '../../src/testing/fake-servers/index.js';
+import {
+  type FakeRequest,
+  type FakeScriptStep,
+  type FakeServer,
+  startFakeOllama,
+  startFakeOpenAI,
+} from '../../src/testing/fake-servers/index.js';
 import { builtCli } from './built-cli.js';
 import { type CliRun, runCliAsync } from './run-cli-async.js';
 
@@ -15,6 +21,11 @@ export interface RunHome {
   config(name: string, text: string): string;
   /** Runs the built CLI in the working folder. */
   cli(args: string[], extraEnv?: Record<string, string>): Promise<CliRun>;
+  /** Starts a fake Ollama (or OpenAI-compatible) server replaying `script`, stopped by {@link close}. */
+  ollama(script: readonly FakeScriptStep[]): Promise<FakeServer>;
+  openai(script: readonly FakeScriptStep[]): Promise<FakeServer>;
+  /** Stops the fake servers and removes the home. */
+  close(): Promise<void>;
 }
 
 /** Creates a {@link RunHome} under the system temp folder. */
@@ -23,6 +34,7 @@ export function createRunHome(prefix: string): RunHome {
   const root = mkdtempSync(join(tmpdir(), prefix));
   const workdir = join(root, 'work');
   mkdirSync(workdir, { recursive: true });
+  const servers: FakeServer[] = [];
   const env = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({
     PATH: process.env.PATH ?? '',
     HOME: root,
@@ -41,6 +53,20 @@ export function createRunHome(prefix: string): RunHome {
       return path;
     },
     cli: (args, extraEnv = {}) => runCliAsync(cli, args, { env: env(extraEnv), cwd: workdir }),
+    async ollama(script) {
+      const server = await startFakeOllama(script);
+      servers.push(server);
+      return server;
+    },
+    async openai(script) {
+      const server = await startFakeOpenAI(script);
+      servers.push(server);
+      return server;
+    },
+    async close() {
+      await Promise.all(servers.map((server) => server.close()));
+      rmSync(root, { recursive: true, force: true });
+    },
   };
 }
 

@@ -1,11 +1,6 @@
 import { join } from 'node:path';
 import { ScratchpadError } from '../../core/errors.js';
-import {
-  configureDatabase,
-  openDatabaseFile,
-  type SqliteDatabase,
-} from '../../stores/sqlite/sqlite-database.js';
-import { toStoreError } from '../../stores/sqlite/sqlite-errors.js';
+import { StateDatabase } from '../../stores/sqlite/state-database.js';
 import { type EnvironmentVariables, scratchpadDataDir } from '../executors/xdg-dirs.js';
 import { type DesiredSignature, parseDesiredSignature } from './desired-signature.js';
 import { DAY_MS, MNESTOME } from './mnestome-constants.js';
@@ -85,25 +80,20 @@ interface PassageRow {
  * failure is a `ScratchpadError` (`STORE_UNAVAILABLE`, `STORE_CORRUPT`, …) naming the file.
  */
 export class Mnestome {
-  readonly path: string;
-  readonly #database: SqliteDatabase;
+  readonly #state: StateDatabase;
 
-  private constructor(path: string, database: SqliteDatabase) {
-    this.path = path;
-    this.#database = database;
+  private constructor(state: StateDatabase) {
+    this.#state = state;
   }
 
   /** Opens (creating it when missing) the mnestome at `path` (default {@link defaultMnestomePath}). */
   static open(path: string = defaultMnestomePath()): Mnestome {
-    const database = openDatabaseFile(path);
-    try {
-      configureDatabase(database, 5000);
-      database.exec(SCHEMA);
-    } catch (error) {
-      database.close();
-      throw toStoreError(error, path);
-    }
-    return new Mnestome(path, database);
+    return new Mnestome(StateDatabase.open(path, SCHEMA));
+  }
+
+  /** The file. */
+  get path(): string {
+    return this.#state.path;
   }
 
   /**
@@ -116,16 +106,14 @@ export class Mnestome {
         throw new ScratchpadError(
           'INVALID_NAME',
           `Executor name ${JSON.stringify(name.slice(0, 80))} cannot be recorded.`,
-          {
-            hint: `Names are 1 to ${MNESTOME.maxNameLength} characters.`,
-          },
+          { hint: `Names are 1 to ${MNESTOME.maxNameLength} characters.` },
         );
       }
     }
     const at = input.at ?? Date.now();
     const signature = input.desiredSignature ? JSON.stringify(input.desiredSignature) : null;
-    this.#run(() =>
-      this.#database
+    const row = this.#state.transaction((database) => {
+      database
         .prepare(
           `INSERT INTO passages (src, dst, weight, uses, last_used_at, dst_exists, desired_signature, state, created_at, aged_at)
            VALUES (?, ?, ?, 1, ?, ?, ?, 'active', ?, ?)
@@ -147,22 +135,19 @@ export class Mnestome {
           at,
           at,
           MNESTOME.reinforcementRate,
-        ),
-    );
-    const row = this.#run(
-      () =>
-        this.#database
-          .prepare('SELECT * FROM passages WHERE src = ? AND dst = ?')
-          .get(input.src, input.dst) as PassageRow,
-    );
+        );
+      return database
+        .prepare('SELECT * FROM passages WHERE src = ? AND dst = ?')
+        .get(input.src, input.dst) as PassageRow;
+    });
     return toPassage(row);
   }
 
   /** Every passage, heaviest first (ties by name). */
   list(): StoredPassage[] {
-    const rows = this.#run(
-      () =>
-        this.#database.prepare('SELECT * FROM passages ORDER BY weight DESC, src, dst').all() as PassageRow[],
+    const rows = this.#state.run(
+      (database) =>
+        database.prepare('SELECT * FROM passages ORDER BY weight DESC, src, dst').all() as PassageRow[],
     );
     return rows.map((row) => ({ ...toPassage(row), state: row.state }));
   }
@@ -185,53 +170,36 @@ export class Mnestome {
   /**
    * `apply_ager`: decays every passage by the time since it was last aged or used (half-life
    * {@link MNESTOME}.decayHalfLifeDays, so running it twice costs nothing), demotes real passages below the demote
-   * weight to dormant, and purges proto-mnests unused for {@link MNESTOME}.protoStaleAfterDays.
+   * weight to dormant, and purges proto-mnests unused for {@link MNESTOME}.protoStaleAfterDays. One transaction.
    */
   applyAger(now: number = Date.now()): AgerResult {
     const halfLifeMs = MNESTOME.decayHalfLifeDays * DAY_MS;
-    return this.#run(() => {
-      const rows = this.#database.prepare('SELECT * FROM passages').all() as PassageRow[];
-      const update = this.#database.prepare(
+    return this.#state.transaction((database) => {
+      const rows = database.prepare('SELECT * FROM passages').all() as PassageRow[];
+      const update = database.prepare(
         'UPDATE passages SET weight = ?, aged_at = ?, state = ? WHERE src = ? AND dst = ?',
       );
-      const purge = this.#database.prepare('DELETE FROM passages WHERE src = ? AND dst = ?');
+      const purge = database.prepare('DELETE FROM passages WHERE src = ? AND dst = ?');
       const result: AgerResult = { decayed: 0, demoted: 0, purged: 0 };
-      this.#database.exec('BEGIN IMMEDIATE');
-      try {
-        for (const row of rows) {
-          if (row.dst_exists === 0 && now - row.last_used_at > MNESTOME.protoStaleAfterDays * DAY_MS) {
-            purge.run(row.src, row.dst);
-            result.purged += 1;
-            continue;
-          }
-          const since = Math.max(row.aged_at, row.last_used_at);
-          const elapsed = Math.max(0, now - since);
-          const weight = elapsed === 0 ? row.weight : row.weight * 0.5 ** (elapsed / halfLifeMs);
-          if (weight < row.weight) result.decayed += 1;
-          const demote =
-            row.dst_exists === 1 && row.state === 'active' && weight < MNESTOME.demoteBelowWeight;
-          if (demote) result.demoted += 1;
-          update.run(weight, Math.max(row.aged_at, now), demote ? 'dormant' : row.state, row.src, row.dst);
+      for (const row of rows) {
+        if (row.dst_exists === 0 && now - row.last_used_at > MNESTOME.protoStaleAfterDays * DAY_MS) {
+          purge.run(row.src, row.dst);
+          result.purged += 1;
+          continue;
         }
-        this.#database.exec('COMMIT');
-      } catch (error) {
-        this.#database.exec('ROLLBACK');
-        throw error;
+        const elapsed = Math.max(0, now - Math.max(row.aged_at, row.last_used_at));
+        const weight = elapsed === 0 ? row.weight : row.weight * 0.5 ** (elapsed / halfLifeMs);
+        if (weight < row.weight) result.decayed += 1;
+        const demote = row.dst_exists === 1 && row.state === 'active' && weight < MNESTOME.demoteBelowWeight;
+        if (demote) result.demoted += 1;
+        update.run(weight, Math.max(row.aged_at, now), demote ? 'dormant' : row.state, row.src, row.dst);
       }
       return result;
     });
   }
 
   close(): void {
-    this.#database.close();
-  }
-
-  #run<Result>(operation: () => Result): Result {
-    try {
-      return operation();
-    } catch (error) {
-      throw toStoreError(error, this.path);
-    }
+    this.#state.close();
   }
 }
 

@@ -40,23 +40,6 @@ function messageBodies(fake: FakeServer) {
 }
 
 describe('createAnthropic', () => {
-  it('asks for structured output with output_config.format', async () => {
-    const fake = await start(['{"score":0.9}']);
-    const responseFormat = {
-      name: 'verdict',
-      schema: {
-        type: 'object',
-        properties: { score: { type: 'number' } },
-        required: ['score'],
-        additionalProperties: false,
-      },
-    };
-    await model(fake).doGenerate({ messages: [{ role: 'user', content: 'x' }], responseFormat });
-    expect(messageBodies(fake)[0].output_config).toEqual({
-      format: { type: 'json_schema', schema: responseFormat.schema },
-    });
-  });
-
   it('answers plain text, with the system prompt in its own field and a default max_tokens', async () => {
     const fake = await start([{ text: 'Hello.', usage: { inputTokens: 20, outputTokens: 3 } }]);
     const result = await model(fake).doGenerate({

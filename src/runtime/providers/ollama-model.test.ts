@@ -30,25 +30,6 @@ function chatBodies(fake: FakeServer) {
 }
 
 describe('createOllama', () => {
-  it('asks for structured output with format', async () => {
-    const fake = await start(['{"score":0.9}']);
-    const responseFormat = {
-      name: 'verdict',
-      schema: {
-        type: 'object',
-        properties: { score: { type: 'number' } },
-        required: ['score'],
-        additionalProperties: false,
-      },
-    };
-    const result = await createOllama({ baseURL: fake.baseURL, model: 'm' }).doGenerate({
-      messages: [{ role: 'user', content: 'x' }],
-      responseFormat,
-    });
-    expect(result.text).toBe('{"score":0.9}');
-    expect(chatBodies(fake)[0].format).toEqual(responseFormat.schema);
-  });
-
   it('answers plain text and sends the system prompt as the first message', async () => {
     const fake = await start([
       { text: 'The last three lines are …', usage: { inputTokens: 40, outputTokens: 7 } },

@@ -56,24 +56,6 @@ function completionBodies(fake: FakeServer) {
 }
 
 describe('createOpenAICompatible', () => {
-  it('asks for structured output with response_format json_schema', async () => {
-    const fake = await start(['{"score":0.9}']);
-    const responseFormat = {
-      name: 'verdict',
-      schema: {
-        type: 'object',
-        properties: { score: { type: 'number' } },
-        required: ['score'],
-        additionalProperties: false,
-      },
-    };
-    await model(fake).doGenerate({ messages: [{ role: 'user', content: 'x' }], responseFormat });
-    expect(completionBodies(fake)[0].response_format).toEqual({
-      type: 'json_schema',
-      json_schema: { name: 'verdict', schema: responseFormat.schema, strict: true },
-    });
-  });
-
   it('answers plain text, with the system prompt as a system message', async () => {
     const fake = await start([{ text: 'Hello.', usage: { inputTokens: 12, outputTokens: 2 } }]);
     const result = await model(fake).doGenerate({

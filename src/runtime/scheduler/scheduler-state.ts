@@ -1,12 +1,8 @@
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { ScratchpadError } from '../../core/errors.js';
-import {
-  configureDatabase,
-  openDatabaseFile,
-  type SqliteDatabase,
-} from '../../stores/sqlite/sqlite-database.js';
-import { toStoreError } from '../../stores/sqlite/sqlite-errors.js';
+import type { SqliteDatabase } from '../../stores/sqlite/sqlite-database.js';
+import { StateDatabase } from '../../stores/sqlite/state-database.js';
 import { type EnvironmentVariables, scratchpadDataDir } from '../executors/xdg-dirs.js';
 
 /** One row of `tasks`. Times are ISO 8601 (UTC). */
@@ -78,39 +74,36 @@ CREATE TABLE IF NOT EXISTS daemon (
  * included) never run a task twice in one slot.
  */
 export class SchedulerState {
-  readonly path: string;
-  readonly #database: SqliteDatabase;
+  readonly #state: StateDatabase;
 
-  private constructor(path: string, database: SqliteDatabase) {
-    this.path = path;
-    this.#database = database;
+  private constructor(state: StateDatabase) {
+    this.#state = state;
   }
 
   /** Opens (creating it when missing) the state file at `path` (default {@link defaultSchedulerStatePath}). */
   static open(path: string = defaultSchedulerStatePath()): SchedulerState {
-    const database = openDatabaseFile(path);
-    try {
-      configureDatabase(database, 5000);
-      database.exec(SCHEMA);
-    } catch (error) {
-      database.close();
-      throw toStoreError(error, path);
-    }
-    return new SchedulerState(path, database);
+    return new SchedulerState(StateDatabase.open(path, SCHEMA));
+  }
+
+  /** The file. */
+  get path(): string {
+    return this.#state.path;
   }
 
   /** Adds the tasks that are missing and updates changed schedules; last runs are kept. */
   register(tasks: ReadonlyArray<{ name: string; schedule: string }>): void {
-    const upsert = this.#database.prepare(
-      'INSERT INTO tasks (name, schedule) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET schedule = excluded.schedule',
-    );
-    this.#transaction(() => {
+    this.#state.transaction((database) => {
+      const upsert = database.prepare(
+        'INSERT INTO tasks (name, schedule) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET schedule = excluded.schedule',
+      );
       for (const task of tasks) upsert.run(task.name, task.schedule);
     });
   }
 
   tasks(): TaskRow[] {
-    return this.#run(() => this.#database.prepare('SELECT * FROM tasks ORDER BY name').all() as TaskRow[]);
+    return this.#state.run(
+      (database) => database.prepare('SELECT * FROM tasks ORDER BY name').all() as TaskRow[],
+    );
   }
 
   /**
@@ -118,13 +111,13 @@ export class SchedulerState {
    * `now` and `last_status` `running`. Returns false when another tick got there first (or it is not due).
    */
   claim(name: string, now: number, due: (lastRunAt: number | null) => boolean): boolean {
-    return this.#transaction(() => {
-      const row = this.#database.prepare('SELECT last_run_at FROM tasks WHERE name = ?').get(name) as
+    return this.#state.transaction((database) => {
+      const row = database.prepare('SELECT last_run_at FROM tasks WHERE name = ?').get(name) as
         | { last_run_at: string | null }
         | undefined;
       if (!row) return false;
       if (!due(row.last_run_at === null ? null : Date.parse(row.last_run_at))) return false;
-      this.#database
+      database
         .prepare("UPDATE tasks SET last_run_at = ?, last_status = 'running' WHERE name = ?")
         .run(new Date(now).toISOString(), name);
       return true;
@@ -135,11 +128,11 @@ export class SchedulerState {
   finish(run: RunRow): void {
     const output =
       run.output.length > MAX_OUTPUT_CHARS ? `${run.output.slice(0, MAX_OUTPUT_CHARS)}…` : run.output;
-    this.#transaction(() => {
-      this.#database
+    this.#state.transaction((database) => {
+      database
         .prepare('INSERT INTO runs (task, started_at, finished_at, status, output) VALUES (?, ?, ?, ?, ?)')
         .run(run.task, run.started_at, run.finished_at, run.status, output);
-      this.#database
+      database
         .prepare('UPDATE tasks SET last_status = ?, last_output = ? WHERE name = ?')
         .run(run.status, output, run.task);
     });
@@ -147,23 +140,18 @@ export class SchedulerState {
 
   /** The runs so far, oldest first (at most `limit`, the latest ones). */
   runs(limit = 1000): RunRow[] {
-    return this.#run(() =>
-      (
-        this.#database
+    const rows = this.#state.run(
+      (database) =>
+        database
           .prepare('SELECT task, started_at, finished_at, status, output FROM runs ORDER BY id DESC LIMIT ?')
-          .all(limit) as RunRow[]
-      ).reverse(),
+          .all(limit) as RunRow[],
     );
+    return rows.reverse();
   }
 
   /** The process holding the daemon lock, if it is still alive. */
   daemon(): DaemonHolder | undefined {
-    const holder = this.#run(
-      () =>
-        this.#database.prepare('SELECT pid, host, started_at FROM daemon WHERE id = 1').get() as
-          | DaemonHolder
-          | undefined,
-    );
+    const holder = this.#state.run(readHolder);
     return holder && isAlive(holder) ? holder : undefined;
   }
 
@@ -172,10 +160,8 @@ export class SchedulerState {
    * taken over; a live holder is a `SCHEDULER_LOCKED` that names it.
    */
   lockDaemon(pid: number, now: number): void {
-    this.#transaction(() => {
-      const holder = this.#database.prepare('SELECT pid, host, started_at FROM daemon WHERE id = 1').get() as
-        | DaemonHolder
-        | undefined;
+    this.#state.transaction((database) => {
+      const holder = readHolder(database);
       if (holder && holder.pid !== pid && isAlive(holder)) {
         throw new ScratchpadError(
           'SCHEDULER_LOCKED',
@@ -186,7 +172,7 @@ export class SchedulerState {
           },
         );
       }
-      this.#database
+      database
         .prepare('INSERT OR REPLACE INTO daemon (id, pid, host, started_at) VALUES (1, ?, ?, ?)')
         .run(pid, hostname(), new Date(now).toISOString());
     });
@@ -194,34 +180,18 @@ export class SchedulerState {
 
   /** Releases the daemon lock if `pid` holds it. */
   unlockDaemon(pid: number): void {
-    this.#run(() => this.#database.prepare('DELETE FROM daemon WHERE id = 1 AND pid = ?').run(pid));
+    this.#state.run((database) => database.prepare('DELETE FROM daemon WHERE id = 1 AND pid = ?').run(pid));
   }
 
   close(): void {
-    this.#database.close();
+    this.#state.close();
   }
+}
 
-  #transaction<Result>(body: () => Result): Result {
-    return this.#run(() => {
-      this.#database.exec('BEGIN IMMEDIATE');
-      try {
-        const result = body();
-        this.#database.exec('COMMIT');
-        return result;
-      } catch (error) {
-        this.#database.exec('ROLLBACK');
-        throw error;
-      }
-    });
-  }
-
-  #run<Result>(operation: () => Result): Result {
-    try {
-      return operation();
-    } catch (error) {
-      throw toStoreError(error, this.path);
-    }
-  }
+function readHolder(database: SqliteDatabase): DaemonHolder | undefined {
+  return database.prepare('SELECT pid, host, started_at FROM daemon WHERE id = 1').get() as
+    | DaemonHolder
+    | undefined;
 }
 
 /** Whether the lock holder still runs (a holder on another host is assumed to). */
