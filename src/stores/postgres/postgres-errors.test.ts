@@ -64,7 +64,11 @@ describe('postgres errors', () => {
     const victim = new pg.Client({ connectionString: url, application_name: application });
     victim.on('error', () => {});
     await victim.connect();
-    const sleeping = victim.query('SELECT pg_sleep(30)');
+    // The handler is attached at once: the rejection can arrive while the loop below still awaits the admin query.
+    const sleeping = victim.query('SELECT pg_sleep(30)').then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     let terminated = 0;
     while (terminated === 0) {
       const result = await admin.query(
@@ -73,10 +77,7 @@ describe('postgres errors', () => {
       );
       terminated = result.rowCount ?? 0;
     }
-    const failure = await sleeping.then(
-      () => undefined,
-      (error: unknown) => error,
-    );
+    const failure = await sleeping;
     await victim.end().catch(() => {});
     const mapped = toStoreError(failure, describeTarget(url));
     expect(ScratchpadError.hasCode(mapped, 'STORE_UNAVAILABLE')).toBe(true);
