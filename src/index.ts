@@ -40,6 +40,12 @@ export {
   type ScratchpadConfig,
   SessionScratchpad,
 } from './scratchpad/scratchpad.js';
+export {
+  countTokens,
+  loadTokenCounter,
+  type TokenCounter,
+} from './scratchpad/tokens/token-counter.js';
+export { truncateToTokens } from './scratchpad/tokens/truncate-to-tokens.js';
 export type * from './scratchpad/types.js';
 export type {
   CommitRequest,

@@ -14,6 +14,13 @@ export interface EventLoopProbeResult<T> {
   samples: number;
 }
 
+/**
+ * The worst delay a stall test accepts, in milliseconds. The product's bound is 50 ms and benchmarks report the
+ * real figure; tests run on shared, loaded machines where a timer can be late by tens of milliseconds on its own, so
+ * they assert four times the bound: far below the seconds a blocking implementation takes on their inputs.
+ */
+export const TEST_STALL_BOUND_MS = 200;
+
 /** Options of {@link probeEventLoop}. */
 export interface EventLoopProbeOptions {
   /** Sampling interval of the delay histogram, in milliseconds (default 5). */

@@ -7,4 +7,5 @@ export {
   type EventLoopProbeOptions,
   type EventLoopProbeResult,
   probeEventLoop,
+  TEST_STALL_BOUND_MS,
 } from '../../src/testing/event-loop-probe.js';

@@ -1,7 +1,6 @@
 /** Session notes that survive context compaction (seed 001): the store-backed notes, injection, transcript, tokens. */
 export { type ChatMessageLike, injectIntoLatestUserMessage } from './inject-into-latest-user-message.js';
 export { formatNotesBlock, type InjectNotesOptions, injectNotes } from './inject-notes.js';
-export { loadTokenizer, type NotesTokenizer } from './load-tokenizer.js';
 export {
   DEFAULT_NOTES_MAX_TOKENS,
   type NotesConfig,
@@ -32,4 +31,3 @@ export {
   SessionTranscript,
   type SessionTranscriptConfig,
 } from './session-transcript.js';
-export { truncateToTokens } from './truncate-to-tokens.js';

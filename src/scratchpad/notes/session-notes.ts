@@ -1,7 +1,7 @@
 import { ScratchpadError } from '../../core/errors.js';
 import type { SessionScratchpad } from '../scratchpad.js';
+import { loadTokenCounter, type TokenCounter } from '../tokens/token-counter.js';
 import { type InjectNotesOptions, injectNotes } from './inject-notes.js';
-import { loadTokenizer, type NotesTokenizer } from './load-tokenizer.js';
 import { resolveNotesConfig } from './notes-config.js';
 import {
   notesAppendRejectedMessage,
@@ -134,7 +134,7 @@ export class SessionNotes {
       );
     }
     return this.#serialized(async () => {
-      const tokenizer = await loadTokenizer();
+      const tokenizer = await loadTokenCounter();
       return mode === 'append'
         ? this.#append(content, tokenizer)
         : this.#replace(content, tokenizer, options.ifVersion);
@@ -162,9 +162,9 @@ export class SessionNotes {
         logged.content !== stored.content &&
         (stored.version === 0 || logged.at > stored.updatedAt)
       ) {
-        const tokenizer = await loadTokenizer();
+        const tokenizer = await loadTokenCounter();
         if (stored.content.length > 0) await this.#keep(NOTES_PREVIOUS_ENTRY, stored.content);
-        const restored = await this.#commit(logged.content, stored, tokenizer.count(logged.content), {
+        const restored = await this.#commit(logged.content, stored, await tokenizer.count(logged.content), {
           record: false,
         });
         if (restored) {
@@ -190,7 +190,7 @@ export class SessionNotes {
 
   async #replace(
     content: string,
-    tokenizer: NotesTokenizer,
+    tokenizer: TokenCounter,
     ifVersion: number | undefined,
   ): Promise<NotesUpdateResult> {
     const current = await this.#load();
@@ -198,23 +198,23 @@ export class SessionNotes {
       ifVersion !== undefined
         ? current.version !== ifVersion
         : this.#seen !== undefined && !sameState(this.#seen, current);
-    if (stale) throw this.#conflict(current, tokenizer);
+    if (stale) throw await this.#conflict(current, tokenizer);
     const budget = this.maxTokens;
     const cleared = content.trim().length === 0;
-    const originalTokens = cleared ? 0 : tokenizer.count(content);
+    const originalTokens = cleared ? 0 : await tokenizer.count(content);
     const truncated = originalTokens > budget;
-    const stored = cleared ? '' : truncated ? tokenizer.truncate(content, budget) : content;
-    const tokens = truncated ? tokenizer.count(stored) : originalTokens;
+    const stored = cleared ? '' : truncated ? await tokenizer.truncate(content, budget) : content;
+    const tokens = truncated ? await tokenizer.count(stored) : originalTokens;
     let previous: NotesUpdateResult['previous'];
     if (current.content.length > 0 && current.content !== stored) {
       await this.#keep(NOTES_PREVIOUS_ENTRY, current.content);
-      previous = { tokens: tokenizer.count(current.content), entry: NOTES_PREVIOUS_ENTRY };
+      previous = { tokens: await tokenizer.count(current.content), entry: NOTES_PREVIOUS_ENTRY };
     }
     if (truncated) await this.#keep(NOTES_UNTRUNCATED_ENTRY, content);
     let state = current;
     if (current.content !== stored) {
       const committed = await this.#commit(stored, current, tokens);
-      if (!committed) throw this.#conflict(await this.#load(), tokenizer);
+      if (!committed) throw await this.#conflict(await this.#load(), tokenizer);
       state = committed;
     }
     this.#seen = state;
@@ -235,15 +235,15 @@ export class SessionNotes {
     };
   }
 
-  async #append(content: string, tokenizer: NotesTokenizer): Promise<NotesUpdateResult> {
+  async #append(content: string, tokenizer: TokenCounter): Promise<NotesUpdateResult> {
     const budget = this.maxTokens;
     for (let attempt = 0; attempt <= MAX_RETRIES; attempt++) {
       const current = await this.#load();
       const combined = joinNotes(current.content, content);
-      const tokens = tokenizer.count(combined);
+      const tokens = await tokenizer.count(combined);
       if (combined !== current.content && tokens > budget) {
-        const currentTokens = tokenizer.count(current.content);
-        const appendTokens = tokenizer.count(content);
+        const currentTokens = await tokenizer.count(current.content);
+        const appendTokens = await tokenizer.count(content);
         return {
           outcome: 'rejected',
           message: notesAppendRejectedMessage(budget, currentTokens, appendTokens),
@@ -357,12 +357,12 @@ export class SessionNotes {
     return this.#cache;
   }
 
-  #conflict(current: NotesState, tokenizer: NotesTokenizer): ScratchpadError {
+  async #conflict(current: NotesState, tokenizer: TokenCounter): Promise<ScratchpadError> {
     this.#seen = current;
     const state =
       current.version === 0
         ? 'they are now empty'
-        : `they are now at version ${current.version} (${tokenizer.count(current.content)} tokens)`;
+        : `they are now at version ${current.version} (${await tokenizer.count(current.content)} tokens)`;
     return new ScratchpadError(
       'VERSION_CONFLICT',
       `The scratchpad changed since you last saw it (another agent or a person wrote it): ${state}. Current content:\n${current.content || '(empty)'}`,

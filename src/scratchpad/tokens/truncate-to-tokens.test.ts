@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
-import { loadTokenizer } from './load-tokenizer.js';
+import { loadTokenCounter } from './token-counter.js';
 import { truncateToTokens } from './truncate-to-tokens.js';
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
@@ -35,20 +35,20 @@ describe('truncateToTokens', () => {
   });
 
   it('never exceeds the budget and never splits a character (real tokenizer, unicode content)', async () => {
-    const tokenizer = await loadTokenizer();
-    fc.assert(
-      fc.property(
+    const tokenizer = await loadTokenCounter();
+    await fc.assert(
+      fc.asyncProperty(
         fc.oneof(
           fc.string({ unit: 'grapheme', maxLength: 400 }),
           fc.string({ unit: 'binary', maxLength: 400 }),
         ),
         fc.integer({ min: 1, max: 60 }),
-        (text, maxTokens) => {
-          const result = tokenizer.truncate(text, maxTokens);
+        async (text, maxTokens) => {
+          const result = await tokenizer.truncate(text, maxTokens);
           expect(text.startsWith(result)).toBe(true);
-          expect(tokenizer.count(result)).toBeLessThanOrEqual(maxTokens);
+          expect(tokenizer.countSync(result)).toBeLessThanOrEqual(maxTokens);
           expect(splitsSurrogatePair(text, result.length)).toBe(false);
-          if (tokenizer.count(text) <= maxTokens) expect(result).toBe(text);
+          if (tokenizer.countSync(text) <= maxTokens) expect(result).toBe(text);
           const firstGrapheme = segmenter.segment(text)[Symbol.iterator]().next().value?.segment ?? '';
           if (result.length >= firstGrapheme.length)
             expect(graphemeBoundaries(text).has(result.length)).toBe(true);
@@ -59,12 +59,12 @@ describe('truncateToTokens', () => {
   });
 
   it('keeps as much as fits: one more grapheme would exceed the budget', async () => {
-    const tokenizer = await loadTokenizer();
+    const tokenizer = await loadTokenCounter();
     const text =
       'The plan: 1. migrate the database; 2. deploy blue/green; 3. verify. Ünïcödé ✓ 日本語のテキスト 🚀🚀. '.repeat(
         40,
       );
-    const result = tokenizer.truncate(text, 100);
+    const result = await tokenizer.truncate(text, 100);
     expect(countTokens(result)).toBeLessThanOrEqual(100);
     const next = text.slice(
       0,
@@ -74,8 +74,8 @@ describe('truncateToTokens', () => {
   });
 
   it('counts special-token strings as plain text instead of throwing', async () => {
-    const tokenizer = await loadTokenizer();
-    expect(tokenizer.count('<|endoftext|>')).toBeGreaterThan(1);
+    const tokenizer = await loadTokenCounter();
+    expect(tokenizer.countSync('<|endoftext|>')).toBeGreaterThan(1);
     expect(tokenizer.encoding).toBe('o200k_base');
   });
 });
