@@ -11,7 +11,11 @@ import { makeRoom } from './store-capacity.js';
 import type { WriteOptions, WriteResult } from './types.js';
 import { decideKind, defaultMediaType, expiry, pick } from './write-rules.js';
 
-/** Stages `content` and commits it as the entry's whole content; `undefined` when another writer won the race. */
+/**
+ * Stages `content` and commits it as the entry's whole content; `undefined` when another writer won the race.
+ * `current` is the live entry (`undefined` writes a new one); `stored` is the row the commit replaces, which is
+ * an expired entry when the name is being created again over it.
+ */
 export async function replaceContent(
   context: ServiceContext,
   session: string,
@@ -19,6 +23,7 @@ export async function replaceContent(
   current: EntryRecord | undefined,
   content: ContentInput,
   options: WriteOptions,
+  stored: EntryRecord | undefined = current,
 ): Promise<WriteResult | undefined> {
   const hash = newContentHash();
   const staged = await stageContent(context.driver, session, content, {
@@ -28,7 +33,7 @@ export async function replaceContent(
   });
   try {
     const kind = decideKind(options.kind, isStringInput(content), staged);
-    await makeRoom(context, staged.bytes - (current?.bytes ?? 0), session, name);
+    await makeRoom(context, staged.bytes - (stored?.bytes ?? 0), session, name);
     const now = context.now();
     const record: EntryRecord = {
       id: current?.id ?? newId(),
@@ -58,7 +63,7 @@ export async function replaceContent(
     const result = await context.driver.doCommit({
       mode: 'replace',
       record,
-      expectedVersion: current ? current.version : null,
+      expectedVersion: stored ? stored.version : null,
       stagingId: staged.sink.stagingId,
     });
     if (!result.ok) {

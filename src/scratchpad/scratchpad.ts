@@ -10,6 +10,7 @@ import { ChunkCursor } from './chunk-cursor.js';
 import { appendContent, replaceContent } from './content-commits.js';
 import { type ContentInput, isStringInput } from './content-input.js';
 import { type GrepOptions, prepareGrep, scanLines } from './grep-scan.js';
+import { liveSessions, liveTotals } from './live-totals.js';
 import { encodedLength, sliceTooLarge } from './read-limit.js';
 import { searchByScan } from './search-scan.js';
 import { resolveServiceContext, type ScratchpadConfig, type ServiceContext } from './service-context.js';
@@ -74,15 +75,17 @@ export class Scratchpad {
     const retryable =
       options.ifVersion === undefined && (isStringInput(content) || content instanceof Uint8Array);
     for (let attempt = 0; ; attempt++) {
-      const current = await this.#live(session, name);
+      // An expired row is gone for every purpose: the write creates the name again, replacing the row.
+      const stored = await this.driver.doGetEntry(session, name);
+      const current = stored && !isExpired(stored, this.#context.now()) ? stored : undefined;
       checkPrecondition(current, options.ifVersion, name, options.mode === 'create');
       const outcome =
         options.mode === 'append' && current
           ? await appendContent(this.#context, current, content, options)
-          : await replaceContent(this.#context, session, name, current, content, options);
+          : await replaceContent(this.#context, session, name, current, content, options, stored);
       if (outcome) return outcome;
       if (!retryable || attempt >= MAX_RETRIES)
-        throw conflict(name, await this.driver.doGetEntry(session, name), options.ifVersion);
+        throw conflict(name, await this.#live(session, name), options.ifVersion);
     }
   }
 
@@ -343,15 +346,15 @@ export class Scratchpad {
       .map((hit) => ({ entry: toEntry(hit.record), score: hit.score, snippet: hit.snippet }));
   }
 
-  /** Every session with its entry count and size. */
+  /** Every session with its count and size of live entries. */
   sessions(): Promise<SessionInfo[]> {
-    return this.driver.doListSessions();
+    return liveSessions(this.driver, this.#context.now());
   }
 
   /** One session's summary; `SESSION_NOT_FOUND` if it does not exist. */
   async sessionInfo(session: string): Promise<SessionInfo> {
     assertValidSession(session);
-    const found = (await this.driver.doListSessions()).find((info) => info.id === session);
+    const found = (await this.sessions()).find((info) => info.id === session);
     if (!found) throw await this.#sessionNotFound(session);
     return found;
   }
@@ -364,9 +367,9 @@ export class Scratchpad {
     return deleted;
   }
 
-  /** Totals over the whole store. */
+  /** Totals over the live entries of the whole store. */
   stats(): Promise<StoreTotals> {
-    return this.driver.doStats();
+    return liveTotals(this.driver, this.#context.now());
   }
 
   /**

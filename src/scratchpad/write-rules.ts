@@ -8,9 +8,9 @@ import type { WriteOptions } from './types.js';
 /** How often an operation without `ifVersion` retries after losing a race with another writer. */
 export const MAX_RETRIES = 5;
 
-/** True when the entry has a TTL that has passed. */
+/** True when the entry has a TTL that has passed and is not pinned (a pinned entry never expires while pinned). */
 export function isExpired(record: EntryRecord, now: number): boolean {
-  return record.expiresAt !== null && record.expiresAt <= now;
+  return !record.pinned && record.expiresAt !== null && record.expiresAt <= now;
 }
 
 /** The given value, else the current one, else the fallback (`null` counts as given). */

@@ -1,9 +1,12 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ScratchpadError, type ScratchpadErrorCode } from '../core/errors.js';
+import { ScratchpadError } from '../core/errors.js';
 import { createScratchpad, type Scratchpad, type ScratchpadConfig } from '../scratchpad/scratchpad.js';
 import type { StoreDriver } from '../stores/driver.js';
+import type { ContractHarness } from './contract-harness.js';
+import { lifecycleContract } from './contract-lifecycle.js';
+import { expectCode } from './expect-code.js';
 
 /** Options for {@link runStoreContract}. */
 export interface StoreContractOptions {
@@ -33,6 +36,14 @@ export function runStoreContract(options: StoreContractOptions): void {
     const test = (title: string, body: () => Promise<void>, timeout?: number): void => {
       const skipped = options.skip?.some((prefix) => title.startsWith(prefix));
       (skipped ? it.skip : it)(title, body, timeout);
+    };
+    const harness: ContractHarness = {
+      open,
+      test,
+      tick: (ms) => {
+        clock += ms;
+      },
+      now: () => clock,
     };
 
     beforeEach(async () => {
@@ -414,13 +425,13 @@ export function runStoreContract(options: StoreContractOptions): void {
       clock += 2000;
       const expired = await expectCode(pad.read('s1', 'short'), 'ENTRY_NOT_FOUND');
       expect(expired.message).toContain('expired');
-      expect((await pad.list('s1')).map((entry) => entry.name)).toEqual(['default', 'forever']);
+      expect((await pad.list('s1')).map((entry) => entry.name)).toEqual(['default', 'forever', 'pinned']);
       const gc = await pad.gc();
       expect(gc.removed.map((item) => [item.name, item.reason])).toEqual([['short', 'expired']]);
       expect(gc.bytes).toBe(11);
       clock += 3_600_000;
       expect((await pad.gc()).removed.map((item) => item.name)).toEqual(['default']);
-      expect((await pad.list('s1')).map((entry) => entry.name)).toEqual(['forever']);
+      expect((await pad.list('s1')).map((entry) => entry.name)).toEqual(['forever', 'pinned']);
       expect((await pad.stats()).entries).toBe(2);
     });
 
@@ -505,6 +516,8 @@ export function runStoreContract(options: StoreContractOptions): void {
       expect((await pad.get('s1', 'keep')).version).toBe(1);
       expect((await pad.stats()).bytes).toBe(11);
     });
+
+    lifecycleContract(harness);
 
     if (options.reopen) {
       const reopen = options.reopen;
@@ -621,16 +634,4 @@ function lineTotal(text: string): number {
 
 function sha256(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');
-}
-
-async function expectCode(promise: Promise<unknown>, code: ScratchpadErrorCode): Promise<ScratchpadError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (ScratchpadError.hasCode(error, code)) return error;
-    throw new Error(
-      `expected ${code}, got ${error instanceof Error ? `${(error as ScratchpadError).code ?? error.name}: ${error.message}` : String(error)}`,
-    );
-  }
-  throw new Error(`expected ${code}, but it succeeded`);
 }

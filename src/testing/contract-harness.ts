@@ -1,0 +1,12 @@
+import type { Scratchpad, ScratchpadConfig } from '../scratchpad/scratchpad.js';
+
+/** What a part of the store contract gets from {@link runStoreContract}: a service over a fresh driver and a clock. */
+export interface ContractHarness {
+  /** The service over this test's driver, with tiny chunks and the test clock. */
+  open(config?: Partial<ScratchpadConfig>): Scratchpad;
+  /** Declares a test (skipped when the backend's options skip it). */
+  test(title: string, body: () => Promise<void>, timeout?: number): void;
+  /** Moves the test clock forward. */
+  tick(ms: number): void;
+  now(): number;
+}
