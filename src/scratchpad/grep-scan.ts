@@ -1,8 +1,9 @@
+import type { Chunk } from '../core/chunk.js';
 import { ScratchpadError } from '../core/errors.js';
 import { formatCount } from '../core/format.js';
-import { type CompiledPattern, compilePattern, findMatch, findMatchingLine } from '../core/regex.js';
 import { countCodePoints, countNewlines, decodeUtf8, isAsciiBytes } from '../core/utf8.js';
 import type { ChunkCursor } from './chunk-cursor.js';
+import { LineSearcher, lineEndAt } from './grep-region.js';
 
 /** Options for a grep over one entry. */
 export interface GrepOptions {
@@ -46,7 +47,7 @@ const MAX_CARRY = 8 * 1024 * 1024;
 
 /** Compiles and validates grep options once. */
 export function prepareGrep(options: GrepOptions): {
-  pattern: CompiledPattern;
+  searcher: LineSearcher;
   max: number;
   context: number;
   maxLineChars: number;
@@ -73,7 +74,7 @@ export function prepareGrep(options: GrepOptions): {
     }
   }
   return {
-    pattern: compilePattern(options.pattern, { ignoreCase: options.ignoreCase ?? false }),
+    searcher: new LineSearcher(options.pattern, options.ignoreCase ?? false),
     max,
     context,
     maxLineChars,
@@ -81,27 +82,38 @@ export function prepareGrep(options: GrepOptions): {
   };
 }
 
+/** Consecutive chunks whose bytes sit back to back in memory, seen as one piece (no copy). */
+interface Piece {
+  data: Buffer;
+  charStart: number;
+  chars: number;
+  newlines: number;
+  ascii: boolean;
+}
+
 /**
  * Scans a text entry chunk by chunk for lines that match. Memory stays O(batch of chunks + one line); a line
- * longer than 8 MB is searched in windows. The scan is bounded in time.
+ * longer than 8 MB is searched in windows. Chunks are searched where they are: only a line that straddles two
+ * reads is copied. The scan is bounded in time.
  */
 export async function scanLines(
   cursor: ChunkCursor,
   prepared: ReturnType<typeof prepareGrep>,
   stopAtMax: boolean,
 ): Promise<GrepScan> {
-  const { pattern, max, maxLineChars, timeoutMs } = prepared;
+  const { searcher, max, maxLineChars, timeoutMs } = prepared;
   const deadline = Date.now() + timeoutMs;
   const record = cursor.record;
   const matches: GrepMatch[] = [];
   let total = 0;
   let lastReported = 0;
+  let line = 1;
 
-  // The buffer being searched starts at global byte `start`, code point `charStart`, line `line`.
-  let carry: Buffer | undefined;
+  // The start of a line that did not end in the pieces read so far (views, joined when the line ends).
+  let carry: Buffer[] = [];
+  let carryBytes = 0;
   let carryChar = 0;
   let carryAscii = true;
-  let line = 1;
 
   const searchRegion = (
     buffer: Buffer,
@@ -111,20 +123,18 @@ export async function scanLines(
     firstLine: number,
     last = false,
   ): boolean => {
+    const found = searcher.find(buffer, {
+      end: regionEnd,
+      last,
+      // One more than needed: the first line found may be the one a previous window already reported.
+      exact: Math.max(0, max - matches.length + 1),
+      limit: stopAtMax ? Math.max(0, max - matches.length) + 2 : Number.POSITIVE_INFINITY,
+    });
     let position = 0;
     let lineAtPosition = firstLine;
-    // On the last line of the entry an empty match at its very end (`$`) still belongs to that line.
-    const matchLimit = last ? regionEnd + 1 : regionEnd;
-    while (position < regionEnd) {
-      // Past maxMatches only which lines match matters, not where on the line.
-      const at =
-        matches.length < max
-          ? findMatch(pattern, buffer, position, matchLimit)
-          : findMatchingLine(pattern, buffer, position, matchLimit);
-      if (at === -1) break;
-      const lineStart = at === 0 ? 0 : buffer.lastIndexOf(10, at - 1) + 1;
-      const newline = buffer.indexOf(10, at);
-      const lineEnd = newline === -1 || newline >= regionEnd ? regionEnd : newline;
+    for (const at of found) {
+      const lineStart = at === 0 ? 0 : Math.max(position, buffer.lastIndexOf(10, at - 1) + 1);
+      const lineEnd = lineEndAt(buffer, at, regionEnd);
       // Line numbers cost a newline count since the last match; past maxMatches only the count of lines is
       // needed, and a match then lies on a new line unless it is on the region's first line (a long line cut
       // into windows), whose number is known.
@@ -155,41 +165,111 @@ export async function scanLines(
     return true;
   };
 
+  const takeCarry = (tail?: Buffer): Buffer => {
+    const parts = tail ? [...carry, tail] : carry;
+    const joined = parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts);
+    carry = [];
+    carryBytes = 0;
+    return joined;
+  };
+
   for (let seq = 0; seq < record.chunkCount; seq += BATCH) {
     if (Date.now() > deadline) throw timeout(record.name, line, total, timeoutMs);
-    for (const chunk of await cursor.chunks(seq, seq + BATCH)) {
-      const data = Buffer.from(chunk.data.buffer, chunk.data.byteOffset, chunk.data.byteLength);
-      const buffer = carry ? Buffer.concat([carry, data]) : data;
-      const charStart = carry ? carryChar : chunk.charStart;
-      const ascii: boolean = (carry ? carryAscii : true) && chunk.bytes === chunk.chars;
-      const lastNewline = buffer.lastIndexOf(10);
-      if (lastNewline === -1 && buffer.byteLength < MAX_CARRY) {
-        carry = buffer;
-        carryChar = charStart;
-        carryAscii = ascii;
+    for (const piece of contiguousPieces(await cursor.chunks(seq, seq + BATCH))) {
+      const data = piece.data;
+      let offset = 0;
+      if (carryBytes > 0) {
+        const newline = data.indexOf(10);
+        if (newline === -1) {
+          carryAscii = carryAscii && piece.ascii;
+          if (carryBytes + data.byteLength < MAX_CARRY) {
+            carry.push(data);
+            carryBytes += data.byteLength;
+            continue;
+          }
+          // A line longer than MAX_CARRY: search this window of it and go on with the next one.
+          const window = takeCarry(data);
+          if (!searchRegion(window, window.byteLength, carryChar, carryAscii, line))
+            return { matches, total, complete: false };
+          continue;
+        }
+        // The line that straddles the previous pieces and this one: the only bytes copied.
+        offset = newline + 1;
+        const straddling = takeCarry(data.subarray(0, offset));
+        if (!searchRegion(straddling, straddling.byteLength, carryChar, carryAscii && piece.ascii, line))
+          return { matches, total, complete: false };
+        line++;
+      }
+      const rest = offset === 0 ? data : data.subarray(offset);
+      const restChar =
+        offset === 0
+          ? piece.charStart
+          : piece.charStart + (piece.ascii ? offset : countCodePoints(data, 0, offset));
+      const lastNewline = rest.lastIndexOf(10);
+      if (lastNewline === -1 && rest.byteLength < MAX_CARRY) {
+        if (rest.byteLength > 0) {
+          carry = [rest];
+          carryBytes = rest.byteLength;
+          carryChar = restChar;
+          carryAscii = piece.ascii;
+        }
         continue;
       }
-      const regionEnd = lastNewline === -1 ? buffer.byteLength : lastNewline + 1;
-      if (!searchRegion(buffer, regionEnd, charStart, ascii, line))
+      const regionEnd = lastNewline === -1 ? rest.byteLength : lastNewline + 1;
+      if (!searchRegion(rest, regionEnd, restChar, piece.ascii, line))
         return { matches, total, complete: false };
-      // A carry never holds a newline, so the region's newlines are exactly the chunk's.
-      if (lastNewline !== -1) line += chunk.newlines;
-      if (regionEnd < buffer.byteLength) {
-        carry = Buffer.from(buffer.subarray(regionEnd));
-        carryAscii = isAsciiBytes(carry);
-        // The carry ends where the chunk ends: count back from there (O(carry), not O(chunk)).
-        carryChar = chunk.charStart + chunk.chars - (carryAscii ? carry.byteLength : countCodePoints(carry));
-      } else {
-        carry = undefined;
+      if (lastNewline !== -1) line += piece.newlines - (offset === 0 ? 0 : 1);
+      if (regionEnd < rest.byteLength) {
+        const tail = rest.subarray(regionEnd);
+        carry = [tail];
+        carryBytes = tail.byteLength;
+        carryAscii = piece.ascii || isAsciiBytes(tail);
+        // The carry ends where the piece ends: count back from there (O(carry), not O(piece)).
+        carryChar = piece.charStart + piece.chars - (carryAscii ? tail.byteLength : countCodePoints(tail));
       }
     }
     cursor.forget(seq, seq + BATCH);
   }
-  if (carry && carry.byteLength > 0) {
-    if (!searchRegion(carry, carry.byteLength, carryChar, carryAscii, line, true))
+  if (carryBytes > 0) {
+    const rest = takeCarry();
+    if (!searchRegion(rest, rest.byteLength, carryChar, carryAscii, line, true))
       return { matches, total, complete: false };
   }
   return { matches, total, complete: true };
+}
+
+/** Chunks grouped into pieces of consecutive chunks whose bytes are adjacent in one buffer. */
+function contiguousPieces(chunks: readonly Chunk[]): Piece[] {
+  const pieces: Piece[] = [];
+  let current: Piece | undefined;
+  for (const chunk of chunks) {
+    const data = chunk.data;
+    const ascii = chunk.bytes === chunk.chars;
+    if (
+      current &&
+      current.data.buffer === data.buffer &&
+      current.data.byteOffset + current.data.byteLength === data.byteOffset
+    ) {
+      current.data = Buffer.from(
+        data.buffer,
+        current.data.byteOffset,
+        current.data.byteLength + data.byteLength,
+      );
+      current.chars += chunk.chars;
+      current.newlines += chunk.newlines;
+      current.ascii = current.ascii && ascii;
+      continue;
+    }
+    current = {
+      data: Buffer.from(data.buffer, data.byteOffset, data.byteLength),
+      charStart: chunk.charStart,
+      chars: chunk.chars,
+      newlines: chunk.newlines,
+      ascii,
+    };
+    pieces.push(current);
+  }
+  return pieces;
 }
 
 function clipLine(

@@ -311,6 +311,66 @@ export function runStoreContract(options: StoreContractOptions): void {
       expect(lookahead.hint).toContain('lookahead');
     });
 
+    test('property: grep finds the lines, lines numbers and offsets a line-by-line RE2 finds', async () => {
+      const pad = open();
+      const atom = fc.constantFrom(
+        'a',
+        'b',
+        'ab',
+        'é',
+        '🌍',
+        'x',
+        ' ',
+        '.',
+        '\\d',
+        '[ab]',
+        '\\w',
+        '^',
+        '$',
+        '\\b',
+      );
+      const piece = fc
+        .tuple(atom, fc.constantFrom('', '', '', '?', '*', '+', '{2}'))
+        .map(([a, q]) => (/^[\^$]|\\b$/.test(a) ? a : a + q));
+      const branch = fc.array(piece, { minLength: 1, maxLength: 4 }).map((parts) => parts.join(''));
+      const patterns = fc.array(branch, { minLength: 1, maxLength: 3 }).map((branches) => branches.join('|'));
+      const texts = fc
+        .array(fc.stringMatching(/^[abx 0-9é🌍]{0,40}$/u), { minLength: 1, maxLength: 12 })
+        .map((lines) => lines.join('\n'))
+        .filter((text) => text.length > 0);
+      let round = 0;
+      await fc.assert(
+        fc.asyncProperty(patterns, texts, fc.boolean(), async (pattern, text, ignoreCase) => {
+          const name = `g${round++}`;
+          await pad.write('s1', name, text);
+          const result = await pad.grep('s1', name, {
+            pattern,
+            ignoreCase,
+            maxMatches: 1000,
+            maxLineChars: 1000,
+          });
+          const regex = new RegExp(pattern, ignoreCase ? 'iu' : 'u');
+          // A final newline ends the last line; it does not start another.
+          const lines = text.split('\n').slice(0, text.endsWith('\n') ? -1 : undefined);
+          let before = 0;
+          const expected: { line: number; char: number; text: string }[] = [];
+          lines.forEach((line, index) => {
+            const match = regex.exec(line);
+            if (match)
+              expected.push({
+                line: index + 1,
+                char: before + [...line.slice(0, match.index)].length,
+                text: line,
+              });
+            before += [...line].length + 1;
+          });
+          expect(result.matches.map(({ line, char, text }) => ({ line, char, text }))).toEqual(expected);
+          expect(result.total).toBe(expected.length);
+        }),
+        { numRuns: 150 },
+      );
+    });
+
     test('grep survives pathological patterns in bounded time', async () => {
       const pad = open();
       await pad.write('s1', 'evil', `${'a'.repeat(5000)}!`);

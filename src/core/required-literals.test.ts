@@ -1,0 +1,93 @@
+import fc from 'fast-check';
+import RE2 from 're2';
+import { describe, expect, it } from 'vitest';
+import { requiredLiterals } from './required-literals.js';
+
+describe('requiredLiterals', () => {
+  it('finds what every match must contain', () => {
+    expect(requiredLiterals('ERROR', false)).toEqual(['ERROR']);
+    expect(requiredLiterals('status=5\\d\\d', false)).toEqual(['status=5']);
+    expect(requiredLiterals('timeout|declined', false)).toEqual(['timeout', 'declined']);
+    expect(requiredLiterals('^ERROR code=(22|39)\\b', false)).toEqual(['ERROR code=22', 'ERROR code=39']);
+    expect(requiredLiterals('(ab)+c', false)).toEqual(['ab']);
+    expect(requiredLiterals('a\\.b', false)).toEqual(['a.b']);
+    expect(requiredLiterals('x[a-z]+yz', false)).toEqual(['yz']);
+    expect(requiredLiterals('(.*a){25}', false)).toEqual(['a']);
+    // Case-insensitive: only characters without case variants are literal.
+    expect(requiredLiterals('status=5\\d\\d', true)).toEqual(['=5']);
+    expect(requiredLiterals('error', true)).toBeUndefined();
+  });
+
+  it('promises nothing when a branch or the syntax gives nothing to rely on', () => {
+    for (const pattern of [
+      'a|\\d',
+      'a*',
+      'x?',
+      '.',
+      '[abc]',
+      '^$',
+      '(?i)abc',
+      '(?P<n>abc)',
+      '\\pLabc',
+      '\\Qa.b\\E',
+      'a{,2}',
+    ])
+      expect(requiredLiterals(pattern, false), pattern).toBeUndefined();
+  });
+
+  it('property: every match RE2 finds contains one of the literals', () => {
+    const atom = fc.constantFrom(
+      'a',
+      'b',
+      'c',
+      'ab',
+      'é',
+      '=',
+      '5',
+      'K',
+      'k',
+      's',
+      '.',
+      '\\d',
+      '\\w',
+      '\\s',
+      '[ab]',
+      '[^a]',
+      '[]a]',
+      '[a\\]]',
+      '[[:alpha:]]',
+      '^',
+      '$',
+      '\\b',
+      '\\.',
+      '\\|',
+      '(?:a|b)',
+      '(a|bc)',
+      '(ab|)',
+      '(a(b|c)d)',
+    );
+    const quantifier = fc.constantFrom('', '', '', '?', '*', '+', '{2}', '{1,3}', '{0,2}', '+?', '*?');
+    const branch = fc
+      .array(fc.tuple(atom, quantifier), { minLength: 1, maxLength: 5 })
+      .map((parts) => parts.map(([a, q]) => (/^[\^$]$|\\b$/.test(a) ? a : a + q)).join(''));
+    const patterns = fc.array(branch, { minLength: 1, maxLength: 3 }).map((branches) => branches.join('|'));
+    const texts = fc.stringMatching(/^[abcKk sſ\u212a=5.|\]é\n]{0,60}$/);
+    fc.assert(
+      fc.property(patterns, texts, fc.boolean(), (pattern, text, ignoreCase) => {
+        const literals = requiredLiterals(pattern, ignoreCase);
+        if (literals === undefined) return;
+        expect(literals.length).toBeGreaterThan(0);
+        for (const literal of literals) expect(literal.length).toBeGreaterThan(0);
+        const regex = new RE2(pattern, ignoreCase ? 'gmi' : 'gm');
+        for (const match of text.matchAll(regex as unknown as RegExp)) {
+          const matched = match[0];
+          expect(
+            literals.some((literal) => matched.includes(literal)),
+            `${pattern} matched ${JSON.stringify(matched)}`,
+          ).toBe(true);
+        }
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+});
