@@ -13,6 +13,7 @@ import { registerReadCommand } from './commands/read-command.js';
 import { registerRunCommand } from './commands/run-command.js';
 import { registerSchedulerCommand } from './commands/scheduler-command.js';
 import { registerStoreCommands } from './commands/store-commands.js';
+import { registerUiCommand } from './commands/ui-command.js';
 import { registerWriteCommand } from './commands/write-command.js';
 
 /** Standard streams and environment of one CLI run (tests pass their own). */
@@ -38,6 +39,7 @@ const REGISTRARS: CommandRegistrar[] = [
   registerExecutorCommand,
   registerMnestomeCommand,
   registerSchedulerCommand,
+  registerUiCommand,
 ];
 
 /**

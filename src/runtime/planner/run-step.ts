@@ -61,6 +61,9 @@ export interface StepObservation {
   offloaded: boolean;
 }
 
+/** An offloaded step's observation is logged up to this many characters (previews are far shorter). */
+const MAX_LOGGED_OBSERVATION_CHARS = 8000;
+
 /** One proposed call, from references to observation. Every failure becomes an observation the model can read. */
 export async function runStep(context: StepContext): Promise<StepObservation> {
   const { call, number, log, state, executor, options } = context;
@@ -190,6 +193,9 @@ export async function runStep(context: StepContext): Promise<StepObservation> {
         entry: processed.entry.id,
         name: processed.entry.name,
         bytes: processed.entry.bytes,
+        // What the model was shown instead (the synthetic observation), for `scratchpad ui` and the context picture.
+        shownChars: processed.text.length,
+        observation: clipForLog(processed.text, MAX_LOGGED_OBSERVATION_CHARS) as string,
       };
       context.stepValues.push({
         step: number,

@@ -45,7 +45,10 @@ export interface StepRecordLog {
   };
   /** Why nothing was started (outcome `refused`): its code changed since it was verified, or no sandbox. */
   refused?: 'tampered' | 'sandbox';
-  /** What came back: ok, error, the offloaded entry, sizes (never the full content). */
+  /**
+   * What came back: ok, error, the offloaded entry, sizes (never the full content). An offloaded result also has
+   * `shownChars` and `observation`, what the model was shown instead (clipped to 8,000 characters).
+   */
   result: JsonObject;
   /** The tier whose model proposed the call (it changes when `escalate_tier` moves the turn up). */
   tier?: Tier;

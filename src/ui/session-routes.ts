@@ -1,0 +1,75 @@
+import { clipStrings } from '../core/clip-strings.js';
+import type { Scratchpad } from '../scratchpad/scratchpad.js';
+import type { ApiRoute } from './api-route.js';
+import { summarizeEntry } from './entry-summary.js';
+
+/** Most sessions one reply lists (most recently updated first). */
+export const MAX_SESSIONS = 2000;
+/** Most entries one reply lists. */
+export const MAX_LIST_ENTRIES = 500;
+/** Most sessions a store-wide search looks into (most recently updated first). */
+export const MAX_SEARCH_SESSIONS = 50;
+const MAX_SNIPPET_CHARS = 400;
+
+/** Sessions, the entries of one, and full-text search. */
+export function sessionRoutes(scratchpad: Scratchpad): ApiRoute[] {
+  return [
+    {
+      method: 'GET',
+      pattern: '/api/sessions',
+      async handle() {
+        const sessions = (await scratchpad.sessions()).sort((a, b) => b.updatedAt - a.updatedAt);
+        return {
+          body: { sessions: sessions.slice(0, MAX_SESSIONS), truncated: sessions.length > MAX_SESSIONS },
+        };
+      },
+    },
+    {
+      method: 'GET',
+      pattern: '/api/sessions/:session/entries',
+      async handle({ params, query }) {
+        const limit = query.integer('limit', 200, 1, MAX_LIST_ENTRIES);
+        const orderBy = query.choice('orderBy', ['name', 'createdAt', 'updatedAt'] as const, 'name');
+        const prefix = query.text('prefix', 1000);
+        const turn = query.text('turn', 200);
+        const entries = await scratchpad.list(params.session as string, {
+          limit: limit + 1,
+          orderBy,
+          ...(prefix === undefined ? {} : { prefix }),
+          ...(turn === undefined ? {} : { turn }),
+        });
+        return {
+          body: { entries: entries.slice(0, limit).map(summarizeEntry), truncated: entries.length > limit },
+        };
+      },
+    },
+    {
+      method: 'GET',
+      pattern: '/api/search',
+      async handle({ query }) {
+        const q = query.requiredText('q', 1000);
+        const limit = query.integer('limit', 20, 1, 100);
+        const session = query.text('session', 1000);
+        const sessions =
+          session !== undefined
+            ? [session]
+            : (await scratchpad.sessions())
+                .sort((a, b) => b.updatedAt - a.updatedAt)
+                .slice(0, MAX_SEARCH_SESSIONS)
+                .map((info) => info.id);
+        const hits = [];
+        for (const id of sessions) {
+          for (const hit of await scratchpad.search(id, q, { limit })) {
+            hits.push({
+              entry: summarizeEntry(hit.entry),
+              score: hit.score,
+              snippet: clipStrings(hit.snippet, MAX_SNIPPET_CHARS) as string,
+            });
+          }
+        }
+        hits.sort((a, b) => b.score - a.score);
+        return { body: { query: q, hits: hits.slice(0, limit), sessionsSearched: sessions.length } };
+      },
+    },
+  ];
+}
