@@ -104,7 +104,8 @@ describe('scratchpad CLI', () => {
     expect(json).toEqual([
       expect.objectContaining({ name: 'plan', session: 'work', pinned: true, version: 2, lines: 2 }),
     ]);
-    run(['write', 'temp', '--ttl', '0.001'], 'gone soon', env);
+    run(['write', 'temp', '--ttl', '1'], 'gone soon', env);
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1100); // let the one-second TTL pass
     expect(run(['gc'], undefined, env).stdout).toMatch(
       /removed work\/temp \(9 B, expired\)\nfreed 9 B in 1 entry; swept 0 abandoned partial writes\n/,
     );

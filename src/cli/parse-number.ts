@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from 'commander';
+import { MAX_TTL_SECONDS, TTL_SECONDS_RANGE } from '../core/ttl.js';
 
 /** Commander parser for a non-negative integer flag (a malformed value is a usage error, exit 2). */
 export function nonNegativeInteger(value: string): number {
@@ -9,11 +10,11 @@ export function nonNegativeInteger(value: string): number {
   return number;
 }
 
-/** Commander parser for a positive number of seconds. */
-export function positiveSeconds(value: string): number {
-  const number = Number(value);
-  if (!Number.isFinite(number) || number <= 0)
-    throw new InvalidArgumentError(`expected a positive number of seconds, got ${JSON.stringify(value)}`);
+/** Commander parser for a TTL: whole seconds from 1 to 100 years. */
+export function ttlSeconds(value: string): number {
+  const number = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!(number >= 1 && number <= MAX_TTL_SECONDS))
+    throw new InvalidArgumentError(`expected ${TTL_SECONDS_RANGE}, got ${JSON.stringify(value)}`);
   return number;
 }
 

@@ -10,6 +10,7 @@ import { ChunkCursor } from './chunk-cursor.js';
 import { appendContent, replaceContent } from './content-commits.js';
 import { type ContentInput, isStringInput } from './content-input.js';
 import { type GrepOptions, prepareGrep, scanLines } from './grep-scan.js';
+import { type ListOptions, validateListOptions } from './list-options.js';
 import { liveSessions, liveTotals } from './live-totals.js';
 import { encodedLength, sliceTooLarge } from './read-limit.js';
 import { searchByScan } from './search-scan.js';
@@ -38,7 +39,8 @@ import {
   expiry,
   isExpired,
   MAX_RETRIES,
-  validateTtl,
+  validateIfVersion,
+  validateUpdateOptions,
   validateWriteOptions,
 } from './write-rules.js';
 
@@ -91,6 +93,7 @@ export class Scratchpad {
 
   /** Replaces `oldText` with `newText` in a text entry (exactly one occurrence unless `replaceAll`). */
   async edit(session: string, ref: EntryRef, options: EditOptions): Promise<EditResult> {
+    validateIfVersion(options?.ifVersion);
     if (typeof options.oldText !== 'string' || options.oldText.length === 0) {
       throw new ScratchpadError('INVALID_ARGUMENT', 'oldText must be a non-empty string.', {
         hint: 'To replace the whole content, write the entry instead.',
@@ -156,7 +159,7 @@ export class Scratchpad {
 
   /** Changes an entry's metadata, pin or TTL without touching its content. */
   async update(session: string, ref: EntryRef, options: UpdateOptions): Promise<Entry> {
-    if (options.ttlMs !== undefined && options.ttlMs !== null) validateTtl(options.ttlMs);
+    validateUpdateOptions(options);
     for (let attempt = 0; ; attempt++) {
       const current = await this.#resolve(session, ref);
       checkPrecondition(current, options.ifVersion, current.name, false);
@@ -184,6 +187,7 @@ export class Scratchpad {
 
   /** Deletes an entry. */
   async delete(session: string, ref: EntryRef, options: { ifVersion?: number } = {}): Promise<Entry> {
+    validateIfVersion(options.ifVersion);
     for (let attempt = 0; ; attempt++) {
       const current = await this.#resolve(session, ref, { includeExpired: true });
       checkPrecondition(current, options.ifVersion, current.name, false);
@@ -307,18 +311,17 @@ export class Scratchpad {
   // ── listing, sessions, lifecycle ────────────────────────────────────────────────────────────────────────
 
   /** Live entries of a session, by name (or by `orderBy`). */
-  async list(
-    session: string,
-    options: {
-      turn?: string;
-      prefix?: string;
-      limit?: number;
-      orderBy?: 'name' | 'createdAt' | 'updatedAt';
-    } = {},
-  ): Promise<Entry[]> {
+  async list(session: string, options: ListOptions = {}): Promise<Entry[]> {
     assertValidSession(session);
+    validateListOptions(options);
     const now = this.#context.now();
-    const records = await this.driver.doListEntries({ session, ...options });
+    const records = await this.driver.doListEntries({
+      session,
+      ...(options.turn === undefined ? {} : { turn: options.turn }),
+      ...(options.prefix === undefined ? {} : { prefix: options.prefix }),
+      ...(options.limit === undefined ? {} : { limit: options.limit }),
+      ...(options.orderBy === undefined ? {} : { orderBy: options.orderBy }),
+    });
     return records.filter((record) => !isExpired(record, now)).map(toEntry);
   }
 

@@ -1,6 +1,8 @@
 import { DEFAULT_CHUNK_SIZE } from '../core/chunk.js';
+import { ScratchpadError } from '../core/errors.js';
 import type { StoreDriver } from '../stores/driver.js';
 import { HashStates } from './hash-states.js';
+import { validateTtl } from './option-rules.js';
 
 /** Configuration of a {@link Scratchpad}. */
 export interface ScratchpadConfig {
@@ -37,6 +39,19 @@ export interface ServiceContext {
 
 /** Applies the defaults of {@link ScratchpadConfig}. */
 export function resolveServiceContext(config: ScratchpadConfig): ServiceContext {
+  if (config.defaultTtlMs !== undefined) validateTtl(config.defaultTtlMs);
+  for (const option of ['maxStoreBytes', 'maxEntryBytes', 'maxReadBytes', 'maxEditBytes'] as const) {
+    const value = config[option];
+    if (value !== undefined && !(Number.isSafeInteger(value) && value > 0)) {
+      throw new ScratchpadError(
+        'INVALID_ARGUMENT',
+        `${option} must be a whole number of bytes > 0, got ${String(value)}.`,
+        {
+          details: { option },
+        },
+      );
+    }
+  }
   return {
     driver: config.driver,
     chunkSize: config.chunkSize ?? DEFAULT_CHUNK_SIZE,

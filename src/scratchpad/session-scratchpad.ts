@@ -8,6 +8,7 @@ import type {
   EditResult,
   EntryRef,
   GrepResult,
+  ListOptions,
   ReadOptions,
   ReadResult,
   SearchHit,
@@ -53,7 +54,7 @@ export class SessionScratchpad {
   find(ref: EntryRef): Promise<Entry | undefined> {
     return this.scratchpad.find(this.id, ref);
   }
-  list(options?: Parameters<Scratchpad['list']>[1]): Promise<Entry[]> {
+  list(options?: ListOptions): Promise<Entry[]> {
     return this.scratchpad.list(this.id, options);
   }
   listForTurn(turn: string): Promise<Entry[]> {

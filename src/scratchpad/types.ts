@@ -3,6 +3,8 @@ import type { JsonObject } from '../core/json.js';
 import type { SliceLocation } from '../core/location.js';
 import type { GrepMatch } from './grep-scan.js';
 
+export type { ListOptions, ListOrder } from './list-options.js';
+
 /** An entry is addressed by name within its session, or by its id. */
 export type EntryRef = string | { id: string };
 

@@ -2,8 +2,9 @@ import type { EntryRecord } from '../core/entry.js';
 import { ScratchpadError } from '../core/errors.js';
 import { formatBytes } from '../core/format.js';
 import type { StagedContent } from './content-writer.js';
+import { validateMediaType, validateMetadata, validatePinned, validateTtl } from './option-rules.js';
 import type { ServiceContext } from './service-context.js';
-import type { WriteOptions } from './types.js';
+import type { UpdateOptions, WriteOptions } from './types.js';
 
 /** How often an operation without `ifVersion` retries after losing a race with another writer. */
 export const MAX_RETRIES = 5;
@@ -99,21 +100,24 @@ export function conflict(
 
 /** `INVALID_ARGUMENT` for a malformed write option. */
 export function validateWriteOptions(options: WriteOptions): void {
+  if (typeof options !== 'object' || options === null) {
+    throw new ScratchpadError('INVALID_ARGUMENT', 'Write options must be an object.');
+  }
   if (options.mode !== undefined && !['replace', 'append', 'create'].includes(options.mode)) {
     throw new ScratchpadError('INVALID_ARGUMENT', `Unknown write mode ${JSON.stringify(options.mode)}.`, {
       hint: 'Use "replace", "append" or "create".',
     });
   }
-  if (
-    options.ifVersion !== undefined &&
-    (!Number.isSafeInteger(options.ifVersion) || options.ifVersion < 0)
-  ) {
-    throw new ScratchpadError(
-      'INVALID_ARGUMENT',
-      `ifVersion must be an integer >= 0, got ${String(options.ifVersion)}.`,
-    );
+  if (options.kind !== undefined && !['text', 'binary', 'auto'].includes(options.kind)) {
+    throw new ScratchpadError('INVALID_ARGUMENT', `Unknown kind ${JSON.stringify(options.kind)}.`, {
+      hint: 'Use "text", "binary" or "auto".',
+    });
   }
-  if (options.ttlMs !== undefined && options.ttlMs !== null) validateTtl(options.ttlMs);
+  validateIfVersion(options.ifVersion);
+  if (options.ttlMs !== undefined) validateTtl(options.ttlMs);
+  if (options.pinned !== undefined) validatePinned(options.pinned);
+  if (options.metadata !== undefined) validateMetadata(options.metadata);
+  if (options.mediaType !== undefined) validateMediaType(options.mediaType);
   if (
     options.step !== undefined &&
     options.step !== null &&
@@ -124,22 +128,37 @@ export function validateWriteOptions(options: WriteOptions): void {
       `step must be an integer >= 0, got ${String(options.step)}.`,
     );
   }
-  if (
-    options.metadata !== undefined &&
-    (typeof options.metadata !== 'object' || options.metadata === null || Array.isArray(options.metadata))
-  ) {
-    throw new ScratchpadError('INVALID_ARGUMENT', 'metadata must be a JSON object.');
+  for (const field of ['turn', 'source'] as const) {
+    const value = options[field];
+    if (value !== undefined && value !== null && (typeof value !== 'string' || value.length > 256)) {
+      throw new ScratchpadError(
+        'INVALID_ARGUMENT',
+        `${field} must be a string of at most 256 characters or null.`,
+      );
+    }
   }
 }
 
-/** `INVALID_ARGUMENT` unless the TTL is a positive number of milliseconds. */
-export function validateTtl(ttlMs: number): void {
-  if (!Number.isFinite(ttlMs) || ttlMs <= 0) {
+/** `INVALID_ARGUMENT` for a malformed update option. */
+export function validateUpdateOptions(options: UpdateOptions): void {
+  if (typeof options !== 'object' || options === null) {
+    throw new ScratchpadError('INVALID_ARGUMENT', 'Update options must be an object.');
+  }
+  validateIfVersion(options.ifVersion);
+  if (options.ttlMs !== undefined) validateTtl(options.ttlMs);
+  if (options.pinned !== undefined) validatePinned(options.pinned);
+  if (options.metadata !== undefined) validateMetadata(options.metadata);
+  if (options.mediaType !== undefined) validateMediaType(options.mediaType);
+}
+
+/** `ifVersion` is an integer >= 0 when given. */
+export function validateIfVersion(ifVersion: unknown): void {
+  if (ifVersion !== undefined && (!Number.isSafeInteger(ifVersion) || (ifVersion as number) < 0)) {
     throw new ScratchpadError(
       'INVALID_ARGUMENT',
-      `TTL must be a positive number of milliseconds, got ${String(ttlMs)}.`,
+      `ifVersion must be an integer >= 0, got ${String(ifVersion)}.`,
       {
-        hint: 'Use null to keep the entry forever.',
+        details: { option: 'ifVersion' },
       },
     );
   }

@@ -6,6 +6,7 @@ import { createScratchpad, type Scratchpad, type ScratchpadConfig } from '../scr
 import type { StoreDriver } from '../stores/driver.js';
 import type { ContractHarness } from './contract-harness.js';
 import { lifecycleContract } from './contract-lifecycle.js';
+import { validationContract } from './contract-validation.js';
 import { expectCode } from './expect-code.js';
 
 /** Options for {@link runStoreContract}. */
@@ -578,6 +579,7 @@ export function runStoreContract(options: StoreContractOptions): void {
     });
 
     lifecycleContract(harness);
+    validationContract(harness);
 
     if (options.reopen) {
       const reopen = options.reopen;

@@ -3,7 +3,7 @@ import { ScratchpadError } from '../../core/errors.js';
 import { formatBytes, formatCount } from '../../core/format.js';
 import type { JsonObject } from '../../core/json.js';
 import type { CliContext } from '../cli-context.js';
-import { nonNegativeInteger, positiveSeconds } from '../parse-number.js';
+import { nonNegativeInteger, ttlSeconds } from '../parse-number.js';
 
 /** `scratchpad write NAME [--ttl SECONDS] [--append]`: content from stdin, streamed. */
 export function registerWriteCommand(program: Command, context: CliContext): void {
@@ -11,7 +11,7 @@ export function registerWriteCommand(program: Command, context: CliContext): voi
     .command('write')
     .description('store stdin under NAME (streamed; any size)')
     .argument('<name>', 'entry name: 1-128 of [A-Za-z0-9._-], not starting with "."')
-    .option('--ttl <seconds>', 'delete after this many seconds', positiveSeconds)
+    .option('--ttl <seconds>', 'delete after this many seconds', ttlSeconds)
     .option('--append', 'append to the entry instead of replacing it')
     .option('--create', 'fail if the entry exists')
     .option(

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { formatCount } from '../../core/format.js';
+import { MAX_TTL_SECONDS, TTL_SECONDS_RANGE } from '../../core/ttl.js';
 import { defineTool, type ScratchpadTool } from '../tool.js';
 import { TOOL_NAMES } from '../tool-names.js';
 import { describeEntry } from './render.js';
@@ -26,10 +27,11 @@ const parameters = z.object({
   ttl_seconds: z
     .number()
     .int()
-    .positive()
+    .min(1)
+    .max(MAX_TTL_SECONDS)
     .nullable()
     .optional()
-    .describe('Delete the entry after this many seconds; null keeps it.'),
+    .describe(`Delete the entry after this many seconds (${TTL_SECONDS_RANGE}); null keeps it.`),
   pinned: z.boolean().optional().describe('Pinned entries are never removed by cleanup.'),
 });
 
