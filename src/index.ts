@@ -21,6 +21,7 @@ export { describeLocation, type SliceLocation } from './core/location.js';
 export { assertValidName, assertValidSession, isValidName, NAME_RULE, toNameFragment } from './core/names.js';
 export { queryTerms } from './core/query-terms.js';
 export type { ReadSlice } from './core/slice.js';
+export * from './scratchpad/compaction/index.js';
 export type { ContentInput } from './scratchpad/content-input.js';
 export type { GrepMatch, GrepOptions } from './scratchpad/grep-scan.js';
 export * from './scratchpad/notes/index.js';
@@ -46,6 +47,7 @@ export {
   type TokenCounter,
 } from './scratchpad/tokens/token-counter.js';
 export { truncateToTokens } from './scratchpad/tokens/truncate-to-tokens.js';
+export { type CountTokens, estimateTokens } from './scratchpad/tokens/estimate-tokens.js';
 export type * from './scratchpad/types.js';
 export type {
   CommitRequest,

@@ -36,6 +36,9 @@ describe('package entry points (built dist)', () => {
         'createOffloader',
         'resolveReferences',
         'createSessionNotes',
+        'compactMessages',
+        'isMaskedStub',
+        'estimateTokens',
       ]),
     );
   });

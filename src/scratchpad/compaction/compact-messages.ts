@@ -1,0 +1,284 @@
+import type { Entry } from '../../core/entry.js';
+import { ScratchpadError } from '../../core/errors.js';
+import { TOOL_NAMES } from '../../core/tool-names.js';
+import { formatNotesBlock } from '../notes/inject-notes.js';
+import { findDuplicateEntry } from '../offload/duplicate-entry.js';
+import { EntryNamer } from '../offload/entry-namer.js';
+import { toOffloadContent } from '../offload/offload-content.js';
+import type { SessionScratchpad } from '../scratchpad.js';
+import { type CountTokens, estimateTokens } from '../tokens/estimate-tokens.js';
+import { isMaskedStub, renderMaskedStub } from './masked-stub.js';
+import { conversationTokens } from './message-tokens.js';
+import { findToolResults, replaceToolResult, type ToolResultSlot } from './tool-result-slots.js';
+
+/** Options of {@link compactMessages}. */
+export interface CompactMessagesOptions {
+  /** Where masked results are stored (a result already stored there, byte for byte, is named, not stored again). */
+  session: SessionScratchpad;
+  /** The newest this many tool results stay whole (default 3; the newest one always does). */
+  keepRecent?: number;
+  /** And only while the kept results add up to at most this many tokens (default: no limit). */
+  keepTokens?: number;
+  /** Compact only when the whole conversation holds more than this many tokens (default: whenever it can). */
+  trigger?: number;
+  /**
+   * Rewrite the history only when that clears at least this many tokens (default 4,096): masking then happens in
+   * batches, and between batches the request's prefix stays byte-identical, so the provider's prompt cache keeps
+   * hitting. 0 masks each result as soon as it leaves the kept window (a cache-breaking rewrite every step).
+   */
+  clearAtLeast?: number;
+  /** Tools whose results are never masked (added to the notes tool, `session.scratchpad`, which always is). */
+  exclude?: Iterable<string>;
+  /** Counts tokens (default {@link estimateTokens}; `(await loadTokenCounter()).countSync` for exact o200k counts). */
+  countTokens?: CountTokens;
+  /** The read tool the stub names (default `scratchpad_read`). */
+  readTool?: string;
+  /** Lifetime of the entries masking stores: milliseconds, or `null` (default) to keep them until deleted. */
+  ttlMs?: number | null;
+  /** The turn recorded on stored entries. */
+  turn?: string;
+}
+
+/** One result masked by a call. */
+export interface MaskedToolResult {
+  messageIndex: number;
+  callId: string;
+  tool: string;
+  entry: Entry;
+  /** Whether the entry was written by this call (false: the same bytes were already stored). */
+  stored: boolean;
+  /** Tokens of the result, and of the stub that replaced it. */
+  tokens: number;
+  stubTokens: number;
+}
+
+/** What {@link compactMessages} did. */
+export interface CompactMessagesResult<Message> {
+  /** The conversation to send: unchanged messages are the caller's objects; changed ones are copies. */
+  messages: Message[];
+  /** Whether any message changed: each rewrite invalidates the prompt cache from the first changed message on. */
+  rewritten: boolean;
+  masked: MaskedToolResult[];
+  /** Tokens of the conversation before and after (the counter's count of each message's JSON). */
+  tokensBefore: number;
+  tokensAfter: number;
+  /** Why nothing was masked, when nothing was. */
+  skipped?: 'nothing-eligible' | 'below-trigger' | 'below-clear-at-least';
+}
+
+const DEFAULTS = { keepRecent: 3, clearAtLeast: 4096, readTool: 'scratchpad_read' } as const;
+const NOTES_HEADER = formatNotesBlock('x').split('\n')[0] as string;
+const MAX_SOURCE_CHARS = 200;
+
+/**
+ * Masks old tool results recoverably: each result older than the kept window is stored whole in the session (unless
+ * those bytes already are) and replaced by a stub that names the entry and the call that reads it back, so nothing is
+ * lost. Works on OpenAI chat completions messages, Anthropic messages and AI SDK `ModelMessage`s (see
+ * `tool-result-slots.ts`), even mixed. It never touches anything but tool results: not the system prompt, not the
+ * notes block, not the newest user message (Anthropic tool results in it included), and never the newest result.
+ *
+ * Call it before each request with the history you kept, and keep what it returns: a stub is recognized on the next
+ * call and left as it is, so masked messages stay byte-identical from then on.
+ *
+ * ```ts
+ * const { messages: next } = await compactMessages(messages, { session, keepRecent: 3, clearAtLeast: 4096 });
+ * messages = next;
+ * await client.chat.completions.create({ model, messages });
+ * ```
+ */
+export async function compactMessages<Message>(
+  messages: readonly Message[],
+  options: CompactMessagesOptions,
+): Promise<CompactMessagesResult<Message>> {
+  if (!Array.isArray(messages)) {
+    throw new ScratchpadError('INVALID_ARGUMENT', 'compactMessages needs an array of messages.', {
+      hint: 'Pass the conversation as the array you send to the provider.',
+    });
+  }
+  const settings = resolveOptions(options);
+  const count = settings.countTokens;
+  const tokensBefore = conversationTokens(messages, count);
+  const unchanged = (skipped: CompactMessagesResult<Message>['skipped']) => ({
+    messages: [...messages],
+    rewritten: false,
+    masked: [],
+    tokensBefore,
+    tokensAfter: tokensBefore,
+    ...(skipped ? { skipped } : {}),
+  });
+  const eligible = eligibleResults(messages, settings);
+  if (eligible.length === 0) return unchanged('nothing-eligible');
+  if (settings.trigger !== undefined && tokensBefore <= settings.trigger) return unchanged('below-trigger');
+  const clearable = eligible.reduce((sum, item) => sum + item.tokens - item.stubTokens, 0);
+  if (clearable < settings.clearAtLeast) return unchanged('below-clear-at-least');
+
+  const namer = new EntryNamer(settings.session);
+  const copy = [...messages];
+  const masked: MaskedToolResult[] = [];
+  for (const { slot, tokens } of eligible) {
+    const { entry, stored } = await storeResult(namer, settings, slot);
+    const stub = renderMaskedStub(slot.tool, entry, settings.readTool);
+    copy[slot.messageIndex] = replaceToolResult(copy[slot.messageIndex] as Message, slot, stub);
+    masked.push({
+      messageIndex: slot.messageIndex,
+      callId: slot.callId,
+      tool: slot.tool,
+      entry,
+      stored,
+      tokens,
+      stubTokens: count(stub),
+    });
+  }
+  return {
+    messages: copy,
+    rewritten: true,
+    masked,
+    tokensBefore,
+    tokensAfter: conversationTokens(copy, count),
+  };
+}
+
+type Settings = Required<Omit<CompactMessagesOptions, 'keepTokens' | 'trigger' | 'turn' | 'exclude'>> & {
+  keepTokens: number;
+  trigger: number | undefined;
+  turn: string | null;
+  exclude: ReadonlySet<string>;
+};
+
+interface Eligible {
+  slot: ToolResultSlot;
+  tokens: number;
+  stubTokens: number;
+}
+
+/** The tool results outside the kept window that may be masked and would shrink, oldest first. */
+function eligibleResults(messages: readonly unknown[], settings: Settings): Eligible[] {
+  const slots = findToolResults(messages);
+  const newestUser = messages.findLastIndex(
+    (message) =>
+      typeof message === 'object' && message !== null && (message as { role?: unknown }).role === 'user',
+  );
+  const count = settings.countTokens;
+  const eligible: Eligible[] = [];
+  let keptTokens = 0;
+  for (let fromNewest = 0; fromNewest < slots.length; fromNewest++) {
+    const slot = slots[slots.length - 1 - fromNewest] as ToolResultSlot;
+    if (isMaskedStub(slot.text)) continue;
+    const tokens = count(slot.text);
+    keptTokens += tokens;
+    const kept = fromNewest === 0 || (fromNewest < settings.keepRecent && keptTokens <= settings.keepTokens);
+    if (kept || !maskable(slot, newestUser, settings)) continue;
+    const stubTokens = count(renderMaskedStub(slot.tool, PROVISIONAL_ENTRY, settings.readTool));
+    if (tokens > stubTokens) eligible.push({ slot, tokens, stubTokens });
+  }
+  return eligible.reverse();
+}
+
+function maskable(slot: ToolResultSlot, newestUser: number, settings: Settings): boolean {
+  return (
+    slot.messageIndex !== newestUser && !settings.exclude.has(slot.tool) && !slot.text.includes(NOTES_HEADER)
+  );
+}
+
+/** The entry that holds the result's exact bytes: an existing one of this tool, or a new `<tool>_<n>`. */
+async function storeResult(
+  namer: EntryNamer,
+  settings: Settings,
+  slot: ToolResultSlot,
+): Promise<{ entry: Entry; stored: boolean }> {
+  const content = toOffloadContent(slot.text);
+  const source = slot.tool.slice(0, MAX_SOURCE_CHARS);
+  if (content) {
+    const existing = await findDuplicateEntry(settings.session, {
+      tool: slot.tool,
+      source,
+      turn: settings.turn,
+      content,
+    });
+    if (existing) return { entry: existing, stored: false };
+  }
+  const written = await namer.create(slot.tool, slot.text, {
+    kind: 'text',
+    source,
+    turn: settings.turn,
+    metadata: { maskedToolResult: true, callId: slot.callId.slice(0, MAX_SOURCE_CHARS) },
+    ttlMs: settings.ttlMs,
+  });
+  return { entry: written.entry, stored: true };
+}
+
+/** An entry of the largest size a stub names, to measure a stub before storing. */
+const PROVISIONAL_ENTRY: Entry = Object.freeze({
+  id: '0'.repeat(16),
+  name: 'tool_output_name_999',
+  session: '',
+  turn: null,
+  step: null,
+  source: null,
+  kind: 'text',
+  mediaType: 'text/plain',
+  bytes: 9_999_999,
+  chars: 9_999_999,
+  lines: 999_999,
+  sha256: '',
+  createdAt: 0,
+  updatedAt: 0,
+  expiresAt: null,
+  pinned: false,
+  version: 1,
+  metadata: {},
+});
+
+function resolveOptions(options: CompactMessagesOptions): Settings {
+  if (typeof options !== 'object' || options === null || typeof options.session?.write !== 'function') {
+    throw invalid(
+      'compactMessages needs options with a session.',
+      'Pass { session: scratchpad.session(id) }.',
+    );
+  }
+  const keepRecent = options.keepRecent ?? DEFAULTS.keepRecent;
+  if (!(keepRecent === Number.POSITIVE_INFINITY || (Number.isSafeInteger(keepRecent) && keepRecent >= 1))) {
+    throw invalid(
+      `keepRecent must be an integer >= 1, got ${String(keepRecent)}.`,
+      'Use 3 to keep the last three.',
+    );
+  }
+  for (const [key, value] of [
+    ['keepTokens', options.keepTokens],
+    ['trigger', options.trigger],
+    ['clearAtLeast', options.clearAtLeast],
+  ] as const) {
+    if (value !== undefined && !(Number.isSafeInteger(value) && value >= 0)) {
+      throw invalid(
+        `${key} must be an integer >= 0 (tokens), got ${String(value)}.`,
+        'Give a number of tokens.',
+      );
+    }
+  }
+  const ttlMs = options.ttlMs === undefined ? null : options.ttlMs;
+  if (ttlMs !== null && !(Number.isFinite(ttlMs) && ttlMs > 0)) {
+    throw invalid(
+      `ttlMs must be a positive number of milliseconds or null, got ${String(ttlMs)}.`,
+      'Use null.',
+    );
+  }
+  const countTokens = options.countTokens ?? estimateTokens;
+  if (typeof countTokens !== 'function')
+    throw invalid('countTokens must be a function.', 'Pass (text) => number.');
+  return {
+    session: options.session,
+    keepRecent,
+    keepTokens: options.keepTokens ?? Number.POSITIVE_INFINITY,
+    trigger: options.trigger,
+    clearAtLeast: options.clearAtLeast ?? DEFAULTS.clearAtLeast,
+    exclude: new Set([TOOL_NAMES.notes, ...(options.exclude ?? [])]),
+    countTokens,
+    readTool: options.readTool ?? DEFAULTS.readTool,
+    ttlMs,
+    turn: options.turn ?? null,
+  };
+}
+
+function invalid(message: string, hint: string): ScratchpadError {
+  return new ScratchpadError('INVALID_ARGUMENT', message, { hint });
+}
