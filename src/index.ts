@@ -41,13 +41,13 @@ export {
   type ScratchpadConfig,
   SessionScratchpad,
 } from './scratchpad/scratchpad.js';
+export { type CountTokens, estimateTokens } from './scratchpad/tokens/estimate-tokens.js';
 export {
   countTokens,
   loadTokenCounter,
   type TokenCounter,
 } from './scratchpad/tokens/token-counter.js';
 export { truncateToTokens } from './scratchpad/tokens/truncate-to-tokens.js';
-export { type CountTokens, estimateTokens } from './scratchpad/tokens/estimate-tokens.js';
 export type * from './scratchpad/types.js';
 export type {
   CommitRequest,
