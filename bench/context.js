@@ -15,6 +15,7 @@ import { gunzipSync } from 'node:zlib';
 import { createMemoryDriver, createScratchpad } from '../dist/index.js';
 import { createOffloader, createOffloadPolicy } from '../dist/scratchpad/offload/index.js';
 import { codexTruncate } from './lib/context-codex.js';
+import { replayCompacted } from './lib/context-masking.js';
 import { replay, score, stepsOf } from './lib/context-replay.js';
 import { textTable } from './lib/text-table.js';
 
@@ -58,6 +59,27 @@ const POLICIES = [
     label: 'salient, full at its own step, stub after (*)',
     policy: { format: 'default', minSavings: 0 },
     masked: true,
+  },
+  {
+    key: 'stub-after',
+    label: 'full at its own step, stub after (compactMessages, batches >= 4,096 tokens)',
+    compact: { keepRecent: 1, clearAtLeast: 4096 },
+  },
+  {
+    key: 'stub-after-1k',
+    label: 'full at its own step, stub after (compactMessages, batches >= 1,024 tokens)',
+    compact: { keepRecent: 1, clearAtLeast: 1024 },
+  },
+  {
+    key: 'stub-after-every',
+    label: 'full at its own step, stub after (compactMessages, every step)',
+    compact: { keepRecent: 1, clearAtLeast: 0 },
+  },
+  {
+    key: 'salient-stub-after',
+    label: 'salient at its own step, stub after (compactMessages, batches >= 4,096 tokens)',
+    policy: { format: 'default' },
+    compact: { keepRecent: 1, clearAtLeast: 4096 },
   },
   {
     key: 'codex',
@@ -117,6 +139,10 @@ const output = {
     fact: 'identifier [A-Za-z_][A-Za-z0-9_.]{7,} (trailing dots stripped) that first appears in observation i and appears again in a later action, thought or the final patch; contained = bounded by characters outside [A-Za-z0-9_]',
     visible: 'the fact is contained in what the model was shown at step i',
     retrievable: "not visible, but the store's grep finds it in the entry that holds observation i",
+    rewrites:
+      'requests per trajectory in which a message already sent had changed (each one misses the prompt cache from that message on): an observation shown whole and replaced later, or a compactMessages batch',
+    compactMessages:
+      'rows with `compact`: the replay is an OpenAI chat conversation compacted by compactMessages before every request (keepRecent 1 = the newest result whole); context counts the tool messages as they stand in each request',
     lost: 'neither visible nor in the store',
     halves: 'A = trajectories with an even index (tuning half), B = odd index (held out)',
   },
@@ -129,7 +155,6 @@ writeFileSync(join(root, 'bench/results/context.json'), `${JSON.stringify(output
 console.log('\nwrote bench/results/context.json');
 await cleanup();
 
-/** Shows each observation through the offloader; `masked` shows it whole at its own step and keeps only the stub. */
 /** Replays every trajectory through one policy (a fresh session per trajectory) and scores it. */
 async function runPolicy(entry) {
   const started = performance.now();
@@ -138,20 +163,38 @@ async function runPolicy(entry) {
   let shownChars = 0;
   for (const [index, trajectory] of trajectories.entries()) {
     const session = scratchpad.session(`${entry.key}-${index}`);
+    if (entry.compact) {
+      const observe = entry.policy
+        ? offloading(session, createOffloadPolicy(entry.policy), false)
+        : async ({ observation }) => ({ text: observation, entry: null });
+      const run = await replayCompacted(trajectory, stepsOf(trajectory), {
+        session,
+        observe,
+        compact: entry.compact,
+      });
+      offloaded += run.entries.filter((item) => item !== null).length;
+      shownChars += run.shown.reduce((sum, text) => sum + text.length, 0);
+      const scored = await score(trajectory, { ...run, kept: run.shown }, session);
+      const cumulative = run.contextChars.reduce((sum, chars) => sum + chars, 0);
+      perTrajectory.push({ index, ...scored, cumulative, rewrites: run.rewrites });
+      continue;
+    }
     const show = entry.truncate
       ? truncating(entry.truncate)
       : offloading(session, createOffloadPolicy(entry.policy), entry.masked === true);
     const run = await replay(trajectory.task, stepsOf(trajectory), show);
     offloaded += run.entries.filter((item) => item !== null).length;
     shownChars += run.shown.reduce((sum, text) => sum + text.length, 0);
-    perTrajectory.push({ index, ...(await score(trajectory, run, session)) });
+    const rewrites = run.kept.filter((kept, step) => kept !== run.shown[step]).length;
+    perTrajectory.push({ index, ...(await score(trajectory, run, session)), rewrites });
   }
   const seconds = (performance.now() - started) / 1000;
   console.error(`  ${entry.key}: ${seconds.toFixed(1)} s`);
   return {
     key: entry.key,
     label: entry.label,
-    policy: entry.policy ?? 'truncate',
+    policy: entry.policy ?? (entry.compact ? 'raw' : 'truncate'),
+    ...(entry.compact ? { compact: entry.compact } : {}),
     ...(entry.masked ? { masked: true } : {}),
     offloaded,
     shownChars,
@@ -190,6 +233,7 @@ function aggregate(items) {
     contextRatio: round(sum('cumulative') / sum('cumulativeInline')),
     facts,
     visibleShare: round(facts === 0 ? 1 : sum('visible') / facts),
+    rewritesPerTrajectory: round(sum('rewrites') / Math.max(1, items.length)),
     visible: sum('visible'),
     retrievable: sum('retrievable'),
     lost: sum('lost'),
@@ -208,6 +252,7 @@ function printTable(rows) {
     'hidden+found',
     'lost',
     'offloaded',
+    'rewrites/traj',
     '| A: context',
     'visible',
     '| B: context',
@@ -220,6 +265,7 @@ function printTable(rows) {
     String(row.all.retrievable),
     String(row.all.lost),
     String(row.offloaded),
+    row.all.rewritesPerTrajectory.toFixed(1),
     `| ${row.halfA.contextRatio.toFixed(3)}`,
     `${(row.halfA.visibleShare * 100).toFixed(1)}%`,
     `| ${row.halfB.contextRatio.toFixed(3)}`,
