@@ -29,6 +29,12 @@ export interface Entry {
   /** `null` = no TTL. */
   expiresAt: number | null;
   pinned: boolean;
+  /**
+   * `false` for what someone wrote (a person, a model's write tool, notes): a size cap never evicts it. `true` for
+   * what can be produced again (a tool result the offload policy stored, or a write that opted in): a cap may
+   * evict it, oldest first, when a write needs the room.
+   */
+  evictable: boolean;
   /** 1 on creation, +1 on every change; use it with `ifVersion` for compare-and-set. */
   version: number;
   metadata: JsonObject;

@@ -33,7 +33,12 @@ export async function replaceContent(
   });
   try {
     const kind = decideKind(options.kind, isStringInput(content), staged);
-    await makeRoom(context, staged.bytes - (stored?.bytes ?? 0), session, name);
+    await makeRoom(context, {
+      session,
+      name,
+      growth: staged.bytes - (stored?.bytes ?? 0),
+      bytes: staged.bytes,
+    });
     const now = context.now();
     const record: EntryRecord = {
       id: current?.id ?? newId(),
@@ -55,6 +60,7 @@ export async function replaceContent(
       updatedAt: now,
       expiresAt: expiry(context, options.ttlMs, now),
       pinned: options.pinned ?? current?.pinned ?? false,
+      evictable: options.evictable ?? current?.evictable ?? false,
       version: (current?.version ?? 0) + 1,
       metadata: options.metadata ?? current?.metadata ?? {},
       contentId: staged.sink.stagingId,
@@ -133,7 +139,12 @@ export async function appendContent(
         },
       );
     }
-    await makeRoom(context, appended, current.session, current.name);
+    await makeRoom(context, {
+      session: current.session,
+      name: current.name,
+      growth: appended,
+      bytes: current.bytes + appended,
+    });
     const kept = {
       bytes: rewriteTail && last ? last.byteStart : current.bytes,
       chars: rewriteTail && last ? last.charStart : current.chars,
@@ -156,6 +167,7 @@ export async function appendContent(
       updatedAt: now,
       expiresAt: options.ttlMs === undefined ? current.expiresAt : expiry(context, options.ttlMs, now),
       pinned: options.pinned ?? current.pinned,
+      evictable: options.evictable ?? current.evictable,
       version: current.version + 1,
       metadata: options.metadata ?? current.metadata,
       chunkCount: keepChunks + staged.chunks,

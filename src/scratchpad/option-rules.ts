@@ -39,10 +39,13 @@ export function validateTtl(ttlMs: unknown): void {
 
 /** `pinned` is a boolean. */
 export function validatePinned(pinned: unknown): void {
-  if (typeof pinned !== 'boolean') {
-    throw invalid(`pinned must be true or false, got ${shown(pinned)}.`, 'Pass a boolean.', {
-      option: 'pinned',
-    });
+  validateBoolean(pinned, 'pinned');
+}
+
+/** A flag option is `true` or `false`. */
+export function validateBoolean(value: unknown, option: string): void {
+  if (typeof value !== 'boolean') {
+    throw invalid(`${option} must be true or false, got ${shown(value)}.`, 'Pass a boolean.', { option });
   }
 }
 

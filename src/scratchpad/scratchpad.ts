@@ -17,7 +17,7 @@ import { searchByScan } from './search-scan.js';
 import { resolveServiceContext, type ScratchpadConfig, type ServiceContext } from './service-context.js';
 import { SessionScratchpad } from './session-scratchpad.js';
 import { byteSpan, contextBlocks, describeGrep, locateSpan } from './slice-reading.js';
-import { evict } from './store-capacity.js';
+import { enforceCaps } from './store-capacity.js';
 import { linesOf, occurrences } from './text-edits.js';
 import type {
   EditOptions,
@@ -167,6 +167,7 @@ export class Scratchpad {
       const record: EntryRecord = {
         ...current,
         pinned: options.pinned ?? current.pinned,
+        evictable: options.evictable ?? current.evictable,
         expiresAt:
           options.ttlMs === undefined ? current.expiresAt : expiry(this.#context, options.ttlMs, now),
         metadata: options.metadata ?? current.metadata,
@@ -398,11 +399,7 @@ export class Scratchpad {
       }
     }
     const staging = await this.driver.doSweepStaging(60 * 60 * 1000);
-    if (this.#context.maxStoreBytes !== undefined) {
-      const totals = await this.driver.doStats();
-      if (totals.bytes > this.#context.maxStoreBytes)
-        removed.push(...(await evict(this.#context, totals.bytes - this.#context.maxStoreBytes)));
-    }
+    removed.push(...(await enforceCaps(this.#context)));
     return { removed, bytes: removed.reduce((sum, item) => sum + item.bytes, 0), staging };
   }
 

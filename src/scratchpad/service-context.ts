@@ -13,8 +13,14 @@ export interface ScratchpadConfig {
   defaultTtlMs?: number | null;
   /** Largest content one write may store (default 4 GiB). */
   maxEntryBytes?: number;
-  /** Size cap for the whole store: past it the oldest expired, then oldest unpinned entries are evicted. */
+  /**
+   * Size cap for the whole store. A write that would pass it first evicts expired entries, then evictable ones
+   * (offloaded tool results), oldest first — only when that makes it fit; otherwise it fails with `STORE_FULL`
+   * and nothing is evicted. Entries someone wrote (not evictable) are never evicted by a cap.
+   */
   maxStoreBytes?: number;
+  /** The same cap for each session. */
+  maxSessionBytes?: number;
   /** Largest slice `read()` returns as a string (default 64 MiB); stream bigger ones with `stream()`. */
   maxReadBytes?: number;
   /** Largest entry `edit()` rewrites in memory (default 64 MiB). */
@@ -30,6 +36,7 @@ export interface ServiceContext {
   readonly defaultTtlMs: number | null;
   readonly maxEntryBytes: number;
   readonly maxStoreBytes: number | undefined;
+  readonly maxSessionBytes: number | undefined;
   readonly maxReadBytes: number;
   readonly maxEditBytes: number;
   readonly now: () => number;
@@ -40,7 +47,13 @@ export interface ServiceContext {
 /** Applies the defaults of {@link ScratchpadConfig}. */
 export function resolveServiceContext(config: ScratchpadConfig): ServiceContext {
   if (config.defaultTtlMs !== undefined) validateTtl(config.defaultTtlMs);
-  for (const option of ['maxStoreBytes', 'maxEntryBytes', 'maxReadBytes', 'maxEditBytes'] as const) {
+  for (const option of [
+    'maxStoreBytes',
+    'maxSessionBytes',
+    'maxEntryBytes',
+    'maxReadBytes',
+    'maxEditBytes',
+  ] as const) {
     const value = config[option];
     if (value !== undefined && !(Number.isSafeInteger(value) && value > 0)) {
       throw new ScratchpadError(
@@ -58,6 +71,7 @@ export function resolveServiceContext(config: ScratchpadConfig): ServiceContext 
     defaultTtlMs: config.defaultTtlMs ?? null,
     maxEntryBytes: config.maxEntryBytes ?? 4 * 1024 ** 3,
     maxStoreBytes: config.maxStoreBytes,
+    maxSessionBytes: config.maxSessionBytes,
     maxReadBytes: config.maxReadBytes ?? 64 * 1024 ** 2,
     maxEditBytes: config.maxEditBytes ?? 64 * 1024 ** 2,
     now: config.now ?? Date.now,

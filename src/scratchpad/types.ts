@@ -17,6 +17,11 @@ export interface WriteOptions {
   /** Time to live in milliseconds from this write; `null` = keep forever. Default: the store's `defaultTtlMs`. */
   ttlMs?: number | null;
   pinned?: boolean;
+  /**
+   * `true` lets a size cap evict the entry (it can be produced again, like an offloaded tool result); default:
+   * the current entry's setting, else `false` (what someone wrote is never evicted by a cap).
+   */
+  evictable?: boolean;
   turn?: string | null;
   step?: number | null;
   source?: string | null;
@@ -41,6 +46,7 @@ export interface UpdateOptions {
   ifVersion?: number;
   ttlMs?: number | null;
   pinned?: boolean;
+  evictable?: boolean;
   metadata?: JsonObject;
   mediaType?: string;
 }

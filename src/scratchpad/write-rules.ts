@@ -2,7 +2,13 @@ import type { EntryRecord } from '../core/entry.js';
 import { ScratchpadError } from '../core/errors.js';
 import { formatBytes } from '../core/format.js';
 import type { StagedContent } from './content-writer.js';
-import { validateMediaType, validateMetadata, validatePinned, validateTtl } from './option-rules.js';
+import {
+  validateBoolean,
+  validateMediaType,
+  validateMetadata,
+  validatePinned,
+  validateTtl,
+} from './option-rules.js';
 import type { ServiceContext } from './service-context.js';
 import type { UpdateOptions, WriteOptions } from './types.js';
 
@@ -116,6 +122,7 @@ export function validateWriteOptions(options: WriteOptions): void {
   validateIfVersion(options.ifVersion);
   if (options.ttlMs !== undefined) validateTtl(options.ttlMs);
   if (options.pinned !== undefined) validatePinned(options.pinned);
+  if (options.evictable !== undefined) validateBoolean(options.evictable, 'evictable');
   if (options.metadata !== undefined) validateMetadata(options.metadata);
   if (options.mediaType !== undefined) validateMediaType(options.mediaType);
   if (
@@ -147,6 +154,7 @@ export function validateUpdateOptions(options: UpdateOptions): void {
   validateIfVersion(options.ifVersion);
   if (options.ttlMs !== undefined) validateTtl(options.ttlMs);
   if (options.pinned !== undefined) validatePinned(options.pinned);
+  if (options.evictable !== undefined) validateBoolean(options.evictable, 'evictable');
   if (options.metadata !== undefined) validateMetadata(options.metadata);
   if (options.mediaType !== undefined) validateMediaType(options.mediaType);
 }

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ScratchpadError } from '../core/errors.js';
 import { createScratchpad, type Scratchpad, type ScratchpadConfig } from '../scratchpad/scratchpad.js';
 import type { StoreDriver } from '../stores/driver.js';
+import { capsContract } from './contract-caps.js';
 import type { ContractHarness } from './contract-harness.js';
 import { lifecycleContract } from './contract-lifecycle.js';
 import { validationContract } from './contract-validation.js';
@@ -496,24 +497,6 @@ export function runStoreContract(options: StoreContractOptions): void {
       expect((await pad.stats()).entries).toBe(2);
     });
 
-    test('a size cap evicts the oldest unpinned entries and refuses what cannot fit', async () => {
-      const pad = open({ maxStoreBytes: 1000 });
-      await pad.write('s1', 'pinned', 'p'.repeat(300), { pinned: true });
-      clock += 1;
-      await pad.write('s1', 'old', 'o'.repeat(300));
-      clock += 1;
-      await pad.write('s1', 'mid', 'm'.repeat(300));
-      clock += 1;
-      await pad.write('s1', 'new', 'n'.repeat(300));
-      expect((await pad.list('s1')).map((entry) => entry.name)).toEqual(['mid', 'new', 'pinned']);
-      await expectCode(pad.write('s1', 'huge', 'h'.repeat(800)), 'STORE_FULL');
-      expect((await pad.stats()).bytes).toBeLessThanOrEqual(1000);
-      await expectCode(
-        open({ maxEntryBytes: 10 }).write('s1', 'too-big', 'x'.repeat(11)),
-        'CONTENT_TOO_LARGE',
-      );
-    });
-
     test('search ranks entries by the query words with snippets', async () => {
       const pad = open();
       await pad.write(
@@ -580,6 +563,7 @@ export function runStoreContract(options: StoreContractOptions): void {
 
     lifecycleContract(harness);
     validationContract(harness);
+    capsContract(harness);
 
     if (options.reopen) {
       const reopen = options.reopen;

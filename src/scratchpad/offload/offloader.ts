@@ -147,6 +147,8 @@ export function createOffloader(config: OffloaderConfig): Offloader {
             turn,
             step: request.step ?? null,
             source,
+            // A tool result can be produced again: a size cap may evict it, never what someone wrote.
+            evictable: true,
             ...(policy.ttlMs === undefined ? {} : { ttlMs: policy.ttlMs }),
           })
         ).entry;

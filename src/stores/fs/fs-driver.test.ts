@@ -256,6 +256,7 @@ describe('fs driver', () => {
       updatedAt: 0,
       expiresAt: null,
       pinned: false,
+      evictable: false,
       version: 1,
       metadata: {},
       contentId: '',

@@ -22,6 +22,7 @@ export function serializeRecord(record: EntryRecord): string {
     updatedAt: record.updatedAt,
     expiresAt: record.expiresAt,
     pinned: record.pinned,
+    evictable: record.evictable,
     version: record.version,
     metadata: record.metadata,
     contentId: record.contentId,
@@ -47,6 +48,8 @@ export function parseRecord(text: string, path: string): EntryRecord {
   const problem = firstProblem(record);
   if (problem) throw corrupt(path, problem);
   splitContentId(record.contentId as string);
+  // Records written before entries could be evictable have no field: they were written, so they stay.
+  if (record.evictable === undefined) record.evictable = false;
   return record as unknown as EntryRecord;
 }
 
@@ -69,6 +72,8 @@ function firstProblem(record: Record<string, unknown>): string | undefined {
   for (const key of ['createdAt', 'updatedAt']) if (!isTime(key)) return `"${key}" is not a time`;
   if (!orNull('expiresAt', isTime)) return '"expiresAt" is neither a time nor null';
   if (typeof record.pinned !== 'boolean') return '"pinned" is not a boolean';
+  if (record.evictable !== undefined && typeof record.evictable !== 'boolean')
+    return '"evictable" is not a boolean';
   const metadata = record.metadata as JsonObject | null;
   if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata))
     return '"metadata" is not an object';

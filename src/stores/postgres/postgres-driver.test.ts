@@ -284,7 +284,9 @@ describe('postgres driver', () => {
     const schema = freshSchema();
     const drivers = await Promise.all(Array.from({ length: 6 }, () => driverOn(schema, { max: 1 })));
     const versions = await admin.query(`SELECT version FROM "${schema}".schema_migrations ORDER BY version`);
-    expect(versions.rows.map((row) => row.version)).toEqual([SCHEMA_VERSION]);
+    expect(versions.rows.map((row) => row.version)).toEqual(
+      Array.from({ length: SCHEMA_VERSION }, (_, index) => index + 1),
+    );
     await createScratchpad({ driver: drivers[0] as PostgresDriver }).write(
       's1',
       'kept',
@@ -295,7 +297,7 @@ describe('postgres driver', () => {
       'survives migrations',
     );
     expect((await admin.query(`SELECT count(*) AS n FROM "${schema}".schema_migrations`)).rows[0].n).toBe(
-      '1',
+      String(SCHEMA_VERSION),
     );
     await admin.query(`INSERT INTO "${schema}".schema_migrations (version) VALUES ($1)`, [
       SCHEMA_VERSION + 1,
@@ -512,6 +514,7 @@ function recordFor(session: string, name: string, index: number): EntryRecord {
     updatedAt: 1,
     expiresAt: null,
     pinned: false,
+    evictable: false,
     version: 1,
     metadata: {},
     contentId: '',

@@ -26,6 +26,7 @@ import { migrate } from './postgres-migrations.js';
 import type { PostgresClient, PostgresPool, PostgresQueryResult } from './postgres-pool.js';
 import {
   assertStorable,
+  ENTRY_COLUMNS,
   entryColumns,
   entryPlaceholders,
   entryValues,
@@ -131,11 +132,14 @@ export class PostgresDriver implements StoreDriver {
       };
       if (current) {
         const superseded = current.contentId === record.contentId ? null : current.contentId;
+        const [sessionAt, nameAt, supersededAt, nowAt] = [1, 2, 3, 4].map(
+          (n) => `$${ENTRY_COLUMNS.length + n}`,
+        );
         await client.query(
           `WITH retired AS (
-             INSERT INTO ${this.#s}.retired (content_id, retired_at) SELECT $23::text, $24::bigint WHERE $23::text IS NOT NULL
+             INSERT INTO ${this.#s}.retired (content_id, retired_at) SELECT ${supersededAt}::text, ${nowAt}::bigint WHERE ${supersededAt}::text IS NOT NULL
            )
-           UPDATE ${this.#s}.entries SET (${entryColumns()}) = ROW(${entryPlaceholders()}) WHERE session = $21 AND name = $22`,
+           UPDATE ${this.#s}.entries SET (${entryColumns()}) = ROW(${entryPlaceholders()}) WHERE session = ${sessionAt} AND name = ${nameAt}`,
           [...entryValues(record), session, name, superseded, this.#now()],
         );
       } else {

@@ -121,6 +121,11 @@ export const MIGRATIONS: readonly Migration[] = [
         $fn$`,
     ],
   },
+  {
+    // Entries a size cap may evict (offloaded tool results); what someone wrote is never evicted.
+    version: 2,
+    statements: (s) => [`ALTER TABLE ${s}.entries ADD COLUMN evictable boolean NOT NULL DEFAULT false`],
+  },
 ];
 
 /** The schema version this code writes. */

@@ -23,6 +23,7 @@ export const ENTRY_COLUMNS = [
   'updated_at',
   'expires_at',
   'pinned',
+  'evictable',
   'version',
   'metadata',
   'content_id',
@@ -58,6 +59,7 @@ export function entryValues(record: EntryRecord): unknown[] {
     record.updatedAt,
     record.expiresAt,
     record.pinned,
+    record.evictable,
     record.version,
     JSON.stringify(record.metadata),
     record.contentId,
@@ -101,6 +103,7 @@ export function toEntryRecord(row: Row): EntryRecord {
     updatedAt: Number(row.updated_at),
     expiresAt: row.expires_at === null ? null : Number(row.expires_at),
     pinned: row.pinned === true,
+    evictable: row.evictable === true,
     version: Number(row.version),
     // A caller's pool may not parse json; ours does.
     metadata: (typeof row.metadata === 'string' ? JSON.parse(row.metadata) : row.metadata) as JsonObject,

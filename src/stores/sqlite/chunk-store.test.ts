@@ -214,6 +214,7 @@ function recordFor(contentId: string, chunkCount: number): EntryRecord {
     updatedAt: 0,
     expiresAt: null,
     pinned: false,
+    evictable: false,
     version: 1,
     metadata: {},
     contentId,

@@ -20,6 +20,7 @@ export interface EntryRow {
   updated_at: number;
   expires_at: number | null;
   pinned: number;
+  evictable: number;
   version: number;
   metadata: string;
   content: number;
@@ -29,7 +30,7 @@ export interface EntryRow {
 /** The columns of {@link EntryRow}, in order, for `SELECT` lists. */
 export const ENTRY_COLUMNS =
   'session, name, id, turn, step, source, kind, media_type, bytes, chars, lines, sha256, created_at, updated_at, ' +
-  'expires_at, pinned, version, metadata, content, chunk_count';
+  'expires_at, pinned, evictable, version, metadata, content, chunk_count';
 
 /** Named parameters (`@session`, …) for inserting or updating a row from a record. */
 export function entryParameters(record: EntryRecord): Record<string, string | number | null> {
@@ -50,6 +51,7 @@ export function entryParameters(record: EntryRecord): Record<string, string | nu
     updated_at: record.updatedAt,
     expires_at: record.expiresAt,
     pinned: record.pinned ? 1 : 0,
+    evictable: record.evictable ? 1 : 0,
     version: record.version,
     metadata: JSON.stringify(record.metadata),
     content: contentKey(record.contentId),
@@ -76,6 +78,7 @@ export function toEntryRecord(row: EntryRow): EntryRecord {
     updatedAt: row.updated_at,
     expiresAt: row.expires_at,
     pinned: row.pinned !== 0,
+    evictable: row.evictable !== 0,
     version: row.version,
     metadata: parseMetadata(row),
     contentId: String(row.content),

@@ -141,6 +141,10 @@ export const MIGRATIONS: readonly string[] = [
     LEFT JOIN blob_files ON blob_files.id = chunks.file
     WHERE chunks.indexed = 1;
   `,
+  // 2 → 3: entries a size cap may evict (offloaded tool results); what someone wrote is never evicted.
+  `
+  ALTER TABLE entries ADD COLUMN evictable INTEGER NOT NULL DEFAULT 0;
+  `,
 ];
 
 /** The schema version this code writes (`PRAGMA user_version`). */

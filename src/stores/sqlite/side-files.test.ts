@@ -349,6 +349,7 @@ describe('SQLite side files for large contents', () => {
       updatedAt: clock,
       expiresAt: null,
       pinned: false,
+      evictable: false,
       version: 1,
       metadata: {},
       contentId: sink.stagingId,
@@ -392,7 +393,7 @@ describe('SQLite side files for large contents', () => {
     expect(readdirSync(`${legacyPath}.blobs`)).toHaveLength(1);
     await upgraded.close();
     const check = new Database(legacyPath);
-    expect(check.pragma('user_version', { simple: true })).toBe(2);
+    expect(check.pragma('user_version', { simple: true })).toBe(3);
     check.close();
   });
 });

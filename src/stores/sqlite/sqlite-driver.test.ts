@@ -51,7 +51,7 @@ describe('SqliteDriver', () => {
     const pragma = (name: string): unknown => database.pragma(name, { simple: true });
     expect(pragma('journal_mode')).toBe('wal');
     expect(pragma('page_size')).toBe(16384);
-    expect(pragma('user_version')).toBe(2);
+    expect(pragma('user_version')).toBe(3);
     expect(pragma('application_id')).toBe(0x53504144);
     database.close();
   });
