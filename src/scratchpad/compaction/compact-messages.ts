@@ -203,6 +203,8 @@ async function storeResult(
     turn: settings.turn,
     metadata: { maskedToolResult: true, callId: slot.callId.slice(0, MAX_SOURCE_CHARS) },
     ttlMs: settings.ttlMs,
+    // A tool result, like an offloaded one: a size cap may evict it, never what someone wrote.
+    evictable: true,
   });
   return { entry: written.entry, stored: true };
 }
@@ -225,6 +227,7 @@ const PROVISIONAL_ENTRY: Entry = Object.freeze({
   updatedAt: 0,
   expiresAt: null,
   pinned: false,
+  evictable: true,
   version: 1,
   metadata: {},
 });
