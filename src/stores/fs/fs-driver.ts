@@ -19,6 +19,7 @@ import { ContentReader } from './content-reader.js';
 import { guard, isMissing, storeError } from './fs-errors.js';
 import { FsLayout, splitContentId } from './fs-layout.js';
 import { prepareRoot } from './prepare-root.js';
+import { assertRealDirectories } from './real-directories.js';
 import { serializeRecord } from './record-file.js';
 import { mapLimit, RecordReader } from './record-reader.js';
 import {
@@ -100,6 +101,7 @@ export class FsDriver implements StoreDriver {
 
   async doStage(session: string): Promise<ContentSink> {
     this.#layout.sessionDirectory(session);
+    await assertRealDirectories(this.#layout, [this.#layout.stagingDirectory]);
     const stagingId = newStagingId();
     const area = await StagingArea.create(stagingId, this.#layout.stagingFile(stagingId));
     this.#staging.set(stagingId, area);
@@ -406,6 +408,14 @@ export class FsDriver implements StoreDriver {
   ): Promise<T | undefined> {
     const directory = this.#layout.sessionDirectory(session);
     if (create) await checkSessionDirectory(directory);
+    // Everything a lock holder writes or deletes lives in these: each must be a real directory inside the root.
+    await assertRealDirectories(this.#layout, [
+      this.#layout.entriesDirectory(session),
+      this.#layout.contentDirectory(session),
+      this.#layout.sessionTempDirectory(session),
+      this.#layout.trashDirectory,
+      this.#layout.idsDirectory,
+    ]);
     const hidden = this.#layout.sessionHidden(session);
     const lock = await this.#locks.acquire(
       this.#layout.lockFile(session),

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { lstatIfExists, removeFile, syncDirectory, tempName } from './atomic-file.js';
 import { isMissing } from './fs-errors.js';
 import { type FsLayout, isStorableName, splitContentId } from './fs-layout.js';
+import { assertRealDirectories } from './real-directories.js';
 import type { RecordReader } from './record-reader.js';
 
 /** What {@link sweepStore} needs from the driver. */
@@ -25,6 +26,12 @@ export interface SweepContext {
  */
 export async function sweepStore(context: SweepContext): Promise<number> {
   const { layout } = context;
+  await assertRealDirectories(layout, [
+    layout.stagingDirectory,
+    layout.storeTempDirectory,
+    layout.trashDirectory,
+    layout.idsDirectory,
+  ]);
   let removed = 0;
   for (const file of await list(layout.stagingDirectory)) {
     if (context.isLiveStaging(file)) continue;
