@@ -20,6 +20,15 @@ export type { JsonObject, JsonValue } from './core/json.js';
 export { describeLocation, type SliceLocation } from './core/location.js';
 export { assertValidName, assertValidSession, isValidName, NAME_RULE, toNameFragment } from './core/names.js';
 export { queryTerms } from './core/query-terms.js';
+export {
+  createRedactor,
+  NO_REDACTION,
+  type RedactionResult,
+  type Redactor,
+  type RedactorOptions,
+  redactionMarker,
+} from './core/redaction/redactor.js';
+export { BUILTIN_SECRET_PATTERNS, type SecretPattern } from './core/redaction/secret-patterns.js';
 export type { ReadSlice } from './core/slice.js';
 export * from './scratchpad/compaction/index.js';
 export type { ContentInput } from './scratchpad/content-input.js';

@@ -243,6 +243,20 @@ describe('scratchpad proxy forwards everything it does not change (own fixture)'
     expect(text(missing)).toContain('REFERENCE_UNRESOLVED');
   });
 
+  it('redacts secrets in what the model reads back, while references pipe the stored bytes', async () => {
+    const key = `sk_live_${'a1B2c3D4e5'.repeat(3)}`;
+    await client.callTool({
+      name: 'scratchpad_write',
+      arguments: { name: 'billing.env', content: `STRIPE_KEY=${key}\nPLAN=pro\n` },
+    });
+    const read = text(await client.callTool({ name: 'scratchpad_read', arguments: { name: 'billing.env' } }));
+    expect(read).toContain('STRIPE_KEY=[REDACTED:stripe-key]');
+    expect(read).toContain('PLAN=pro');
+    expect(read).not.toContain(key);
+    const echoed = await client.callTool({ name: 'echo', arguments: { text: '{{scratchpad:billing.env}}' } });
+    expect(JSON.parse(text(echoed))).toEqual({ text: 'STRIPE_KEY=[REDACTED:stripe-key]\nPLAN=pro\n' });
+  });
+
   it('answers a call cut short by an upstream crash with a clear error, then restarts the upstream', async () => {
     const started = Date.now();
     const crashed = await client.callTool({ name: 'crash', arguments: {} });

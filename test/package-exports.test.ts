@@ -39,6 +39,7 @@ describe('package entry points (built dist)', () => {
         'compactMessages',
         'isMaskedStub',
         'estimateTokens',
+        'createRedactor',
       ]),
     );
   });

@@ -204,7 +204,8 @@ async function attack(home: Home, spellings: AttackSpelling[], extraArgs: string
         'openai',
         ...extraArgs,
       ],
-      { env: { ...home.env, OPENAI_BASE_URL: server.baseURL }, cwd: home.work },
+      // Secret redaction off: this suite measures the sandbox alone, not a marker hiding what it let through.
+      { env: { ...home.env, OPENAI_BASE_URL: server.baseURL, SCRATCHPAD_REDACT: 'off' }, cwd: home.work },
     );
     protectInstalled(home);
     for (const attempt of attempts) attempt.leaked = leaksIn(attempt.observation, home.secrets);

@@ -10,6 +10,8 @@ export interface GlobalOptions {
   store?: string;
   session: string;
   json: boolean;
+  /** False with `--no-redact` or `SCRATCHPAD_REDACT=off`: models see secrets in tool results as they are. */
+  redact: boolean;
 }
 
 /** What a command needs: the parsed globals, an output sink and a lazily opened scratchpad. */
@@ -44,12 +46,19 @@ export function createCliContext(
   let opened: Promise<Scratchpad> | undefined;
   let exitCode = 0;
   const options = (): GlobalOptions => {
-    const raw = program.opts<{ db?: string; store?: string; session?: string; json?: boolean }>();
+    const raw = program.opts<{
+      db?: string;
+      store?: string;
+      session?: string;
+      json?: boolean;
+      redact?: boolean;
+    }>();
     return {
       ...(raw.db ? { db: raw.db } : {}),
       ...(raw.store ? { store: raw.store } : {}),
       session: assertValidSession(raw.session ?? 'default'),
       json: raw.json ?? false,
+      redact: raw.redact !== false && io.env.SCRATCHPAD_REDACT !== 'off',
     };
   };
   const storeUrl = (): string => {
@@ -67,7 +76,9 @@ export function createCliContext(
     },
     ...io,
     scratchpad() {
-      opened ??= openStore(storeUrl()).then((driver) => createScratchpad({ driver }));
+      opened ??= openStore(storeUrl()).then((driver) =>
+        createScratchpad({ driver, ...(options().redact ? {} : { redaction: false as const }) }),
+      );
       return opened;
     },
     storeUrl,

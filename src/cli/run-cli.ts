@@ -62,6 +62,10 @@ export async function runCli(argv: string[], io: CliIo, extra: CommandRegistrar[
     )
     .option('--session <id>', 'session id (env SCRATCHPAD_SESSION)', io.env.SCRATCHPAD_SESSION ?? 'default')
     .option('--json', 'machine-readable output')
+    .option(
+      '--no-redact',
+      'show secrets in tool results to the model as they are (env SCRATCHPAD_REDACT=off; default: redacted)',
+    )
     .exitOverride()
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),

@@ -77,7 +77,7 @@ export class EntryResources {
       return {
         contents: [
           result.encoding === 'utf8'
-            ? { uri, mimeType, text: result.content }
+            ? { uri, mimeType, text: await this.#session.scratchpad.redactor.redact(result.content) }
             : { uri, mimeType, blob: result.content },
         ],
       };

@@ -3,6 +3,7 @@ import { ScratchpadError } from '../core/errors.js';
 import { formatBytes } from '../core/format.js';
 import { describeLocation, type SliceLocation } from '../core/location.js';
 import { assertValidName, assertValidSession } from '../core/names.js';
+import type { Redactor } from '../core/redaction/redactor.js';
 import type { ReadSlice } from '../core/slice.js';
 import { decodeUtf8 } from '../core/utf8.js';
 import type { StoreDriver, StoreTotals } from '../stores/driver.js';
@@ -13,6 +14,7 @@ import { type GrepOptions, prepareGrep, scanLines } from './grep-scan.js';
 import { type ListOptions, validateListOptions } from './list-options.js';
 import { liveSessions, liveTotals } from './live-totals.js';
 import { encodedLength, sliceTooLarge } from './read-limit.js';
+import { redactContent } from './redact-content.js';
 import { searchByScan } from './search-scan.js';
 import { resolveServiceContext, type ScratchpadConfig, type ServiceContext } from './service-context.js';
 import { SessionScratchpad } from './session-scratchpad.js';
@@ -57,6 +59,11 @@ export class Scratchpad {
     this.driver = this.#context.driver;
   }
 
+  /** Redacts secrets in what a model sees (tool results, previews); a no-op when the host turned it off. */
+  get redactor(): Redactor {
+    return this.#context.viewRedactor;
+  }
+
   /** A view of this scratchpad bound to one session. */
   session(session: string): SessionScratchpad {
     return new SessionScratchpad(this, assertValidSession(session));
@@ -74,6 +81,7 @@ export class Scratchpad {
     assertValidSession(session);
     assertValidName(name);
     validateWriteOptions(options);
+    content = await redactContent(content, this.#context.storeRedactor);
     const retryable =
       options.ifVersion === undefined && (isStringInput(content) || content instanceof Uint8Array);
     for (let attempt = 0; ; attempt++) {
@@ -141,9 +149,10 @@ export class Scratchpad {
         : text.slice(0, positions[0]) +
           options.newText +
           text.slice((positions[0] as number) + options.oldText.length);
+      const stored = await this.#context.storeRedactor.redact(updated);
       const remaining =
         current.expiresAt === null ? null : Math.max(1, current.expiresAt - this.#context.now());
-      const outcome = await replaceContent(this.#context, current.session, current.name, current, updated, {
+      const outcome = await replaceContent(this.#context, current.session, current.name, current, stored, {
         ttlMs: remaining,
       });
       if (outcome) return { entry: outcome.entry, replacements: positions.length, lines };

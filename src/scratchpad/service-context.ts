@@ -1,8 +1,10 @@
 import { DEFAULT_CHUNK_SIZE } from '../core/chunk.js';
 import { ScratchpadError } from '../core/errors.js';
+import type { Redactor } from '../core/redaction/redactor.js';
 import type { StoreDriver } from '../stores/driver.js';
 import { HashStates } from './hash-states.js';
 import { validateTtl } from './option-rules.js';
+import { type RedactionConfig, resolveRedaction } from './redaction-config.js';
 
 /** Configuration of a {@link Scratchpad}. */
 export interface ScratchpadConfig {
@@ -27,6 +29,11 @@ export interface ScratchpadConfig {
   maxEditBytes?: number;
   /** Clock in epoch milliseconds (tests inject one). */
   now?: () => number;
+  /**
+   * Secret redaction: on by default in what a model sees (tool results, previews), off by default in what is
+   * stored; `false` turns it off. See {@link RedactionConfig}.
+   */
+  redaction?: RedactionConfig | false;
 }
 
 /** The resolved configuration the service's operations share. */
@@ -42,6 +49,10 @@ export interface ServiceContext {
   readonly now: () => number;
   /** Hash states of versions this process wrote, so appends do not re-read the entry. */
   readonly hashStates: HashStates;
+  /** Redacts what a model sees (a no-op when off). */
+  readonly viewRedactor: Redactor;
+  /** Redacts content before it is stored (a no-op unless the host asked). */
+  readonly storeRedactor: Redactor;
 }
 
 /** Applies the defaults of {@link ScratchpadConfig}. */
@@ -65,6 +76,7 @@ export function resolveServiceContext(config: ScratchpadConfig): ServiceContext 
       );
     }
   }
+  const redaction = resolveRedaction(config.redaction);
   return {
     driver: config.driver,
     chunkSize: config.chunkSize ?? DEFAULT_CHUNK_SIZE,
@@ -76,5 +88,7 @@ export function resolveServiceContext(config: ScratchpadConfig): ServiceContext 
     maxEditBytes: config.maxEditBytes ?? 64 * 1024 ** 2,
     now: config.now ?? Date.now,
     hashStates: new HashStates(),
+    viewRedactor: redaction.view,
+    storeRedactor: redaction.store,
   };
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ScratchpadError } from '../core/errors.js';
 import { errorPayload, formatError } from '../core/format-error.js';
 import type { JsonObject } from '../core/json.js';
+import type { Redactor } from '../core/redaction/redactor.js';
 import type { SessionScratchpad } from '../scratchpad/scratchpad.js';
 
 /** A JSON Schema object as sent to a model provider. */
@@ -75,9 +76,35 @@ function cleanSchema(value: unknown): unknown {
 
 /**
  * Runs a tool on raw model input: validates it, executes, and turns every `ScratchpadError` (and invalid
- * input) into an error result that says what went wrong and what to try instead. Bugs still throw.
+ * input) into an error result that says what went wrong and what to try instead; the output's secrets are
+ * redacted (the session's `redaction.view`, on by default), since the model reads it. Bugs still throw.
  */
 export async function runTool(
+  tool: ScratchpadTool,
+  rawInput: unknown,
+  context: ToolContext,
+): Promise<ToolOutput> {
+  return redactToolOutput(
+    await runToolUnredacted(tool, rawInput, context),
+    context.session.scratchpad.redactor,
+  );
+}
+
+/** The output with its text and every string of its data redacted. */
+export async function redactToolOutput(output: ToolOutput, redactor: Redactor): Promise<ToolOutput> {
+  if (!redactor.enabled) return output;
+  return {
+    ...output,
+    text: await redactor.redact(output.text),
+    ...(output.data === undefined ? {} : { data: await redactor.redactValue(output.data) }),
+  };
+}
+
+/**
+ * {@link runTool} without the redaction, for a caller that keeps the exact output (the runtime pipes a step's
+ * value into later steps) and redacts what it shows the model itself.
+ */
+export async function runToolUnredacted(
   tool: ScratchpadTool,
   rawInput: unknown,
   context: ToolContext,

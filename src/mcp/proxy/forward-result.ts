@@ -1,5 +1,6 @@
 import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/sdk/types.js';
 import type { Entry } from '../../core/entry.js';
+import type { Redactor } from '../../core/redaction/redactor.js';
 import type { Offloader } from '../../scratchpad/offload/offloader.js';
 import type { SessionScratchpad } from '../../scratchpad/session-scratchpad.js';
 import { saveResultAs } from '../../tools/wrap-tools.js';
@@ -29,9 +30,40 @@ export interface ForwardedCall {
  * images, audio and embedded blobs pass through unless they would not fit the reply, embedded text resources
  * are offloaded like text; `resource_link`s, annotations, `_meta` and unknown blocks pass unchanged. A
  * `structuredContent` whose text was stored is cut to a preview that still conforms to the tool's
- * `outputSchema` (else sent whole when it fits, else dropped with an error that names the entry).
+ * `outputSchema` (else sent whole when it fits, else dropped with an error that names the entry). Secrets in
+ * the text, embedded text resources and structured content the model gets are redacted (`redaction.view`).
  */
 export async function forwardToolResult(
+  result: CallToolResult,
+  call: ForwardedCall,
+  config: ResultForwarderConfig,
+): Promise<CallToolResult> {
+  return redactResult(await forwardUnredacted(result, call, config), config.session.scratchpad.redactor);
+}
+
+/** The result as the model reads it: text blocks, embedded text and structured content redacted. */
+async function redactResult(result: CallToolResult, redactor: Redactor): Promise<CallToolResult> {
+  if (!redactor.enabled) return result;
+  const content: ContentBlock[] = [];
+  for (const block of result.content ?? []) {
+    if (block.type === 'text') content.push({ ...block, text: await redactor.redact(block.text) });
+    else if (block.type === 'resource' && 'text' in block.resource && typeof block.resource.text === 'string')
+      content.push({
+        ...block,
+        resource: { ...block.resource, text: await redactor.redact(block.resource.text) },
+      });
+    else content.push(block);
+  }
+  return {
+    ...result,
+    content,
+    ...(result.structuredContent === undefined
+      ? {}
+      : { structuredContent: await redactor.redactValue(result.structuredContent) }),
+  };
+}
+
+async function forwardUnredacted(
   result: CallToolResult,
   call: ForwardedCall,
   config: ResultForwarderConfig,

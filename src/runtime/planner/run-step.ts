@@ -6,7 +6,7 @@ import type { PreviewStep } from '../../scratchpad/previews/preview-builder.js';
 import { containsReference, resolveReferences } from '../../scratchpad/references/resolve-references.js';
 import type { StepRecord } from '../../scratchpad/references/step-values.js';
 import type { SessionScratchpad } from '../../scratchpad/scratchpad.js';
-import { runTool, type ScratchpadTool } from '../../tools/tool.js';
+import { runToolUnredacted, type ScratchpadTool } from '../../tools/tool.js';
 import type { Executor } from '../executors/executor.js';
 import type { ExecutorOutcome } from '../executors/executor-outcome.js';
 import { runExecutorDetailed } from '../executors/run-executor.js';
@@ -103,7 +103,7 @@ export async function runStep(context: StepContext): Promise<StepObservation> {
 
   if (context.isBuiltin) {
     log.outcome = 'builtin';
-    const output = await runTool(context.readTool, args, {
+    const output = await runToolUnredacted(context.readTool, args, {
       session: context.session,
       turn: context.turnId,
       step: number,
@@ -114,7 +114,11 @@ export async function runStep(context: StepContext): Promise<StepObservation> {
       tool: call.name,
       value: { kind: 'inline', value: output.data ?? output.text },
     });
-    return { text: output.text, isError: output.isError ?? false, offloaded: false };
+    return {
+      text: await context.session.scratchpad.redactor.redact(output.text),
+      isError: output.isError ?? false,
+      offloaded: false,
+    };
   }
 
   if (!executor) {
@@ -219,7 +223,7 @@ export async function runStep(context: StepContext): Promise<StepObservation> {
   } catch (error) {
     if (!ScratchpadError.isInstance(error)) throw error;
     // The store failed: the model still gets the observation (clipped) rather than nothing.
-    const text = JSON.stringify(outcome);
+    const text = await context.session.scratchpad.redactor.redact(JSON.stringify(outcome));
     log.result = { ok: outcome.ok, storeError: error.code };
     context.stepValues.push({ step: number, tool: call.name, value: { kind: 'inline', value: outcome } });
     return {

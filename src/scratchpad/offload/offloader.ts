@@ -1,8 +1,9 @@
 import type { Entry } from '../../core/entry.js';
 import { ScratchpadError } from '../../core/errors.js';
 import type { JsonObject, JsonValue } from '../../core/json.js';
+import type { Redactor } from '../../core/redaction/redactor.js';
 import { codePointLength } from '../../core/utf8.js';
-import type { PreviewContext } from '../previews/preview-builder.js';
+import type { PreviewContext, PreviewText } from '../previews/preview-builder.js';
 import { buildPreview, PREVIEW_BUILDERS } from '../previews/preview-registry.js';
 import type { SessionScratchpad } from '../scratchpad.js';
 import { renderDefaultObservation } from './default-observation.js';
@@ -46,9 +47,9 @@ export type OffloadOutcome =
   | {
       offloaded: false;
       reason: InlineReason;
-      /** The result, unchanged. */
+      /** The result, unchanged (what references pipe). */
       observation: unknown;
-      /** The result as the model reads it (strings as they are, JSON serialized). */
+      /** The result as the model reads it (strings as they are, JSON serialized), its secrets redacted. */
       text: string;
     }
   | {
@@ -105,34 +106,41 @@ export function createOffloader(config: OffloaderConfig): Offloader {
           },
         );
       }
-      if (policy.isExempt(tool)) return inline(request.result, 'exempt');
+      const inline = async (reason: InlineReason, content?: OffloadContent) =>
+        inlineOutcome(session.scratchpad.redactor, request.result, reason, content);
+      if (policy.isExempt(tool)) return inline('exempt');
       const content = toOffloadContent(request.result);
-      if (content === undefined || content.bytes.byteLength === 0) return inline(request.result, 'empty');
+      if (content === undefined || content.bytes.byteLength === 0) return inline('empty');
       if (content.kind === 'text' && measureContent(content, policy.measure) <= policy.thresholdFor(tool)) {
-        return inline(request.result, 'below-threshold', content);
+        return inline('below-threshold', content);
       }
       const builder = policy.previewFor(tool);
-      const preview = buildPreview(builder, {
-        kind: content.kind,
-        text: content.text,
-        bytes: content.bytes,
-        ...(content.json === undefined ? {} : { json: content.json }),
-        context: pastOnly(request.context),
-      });
+      const redactor = session.scratchpad.redactor;
+      const preview = redactPreview(
+        redactor,
+        buildPreview(builder, {
+          kind: content.kind,
+          text: content.text,
+          bytes: content.bytes,
+          ...(content.json === undefined ? {} : { json: content.json }),
+          context: pastOnly(request.context),
+        }),
+      );
       const metadata: JsonObject = { ...content.metadata, ...(request.metadata ?? {}) };
+      const shownMetadata = await redactor.redactValue(metadata);
       const render = (entry: ObservationInput['entry']) =>
         RENDERERS[policy.format]({
           tool,
           entry,
           preview,
           headPreview: builder === PREVIEW_BUILDERS.head,
-          metadata,
+          metadata: shownMetadata,
           readTool: policy.readTool,
         });
       if (policy.minSavings > 0 && content.kind === 'text') {
         const provisional = render(provisionalEntry(await namer.peek(tool), content));
         if (provisional.text.length > (1 - policy.minSavings) * content.inlineText.length) {
-          return inline(request.result, 'no-savings', content);
+          return inline('no-savings', content);
         }
       }
       const source = tool.length > MAX_SOURCE_CHARS ? tool.slice(0, MAX_SOURCE_CHARS) : tool;
@@ -180,7 +188,13 @@ async function reuse(
   return session.update({ id: existing.id }, { ttlMs: policy.ttlMs });
 }
 
-function inline(result: unknown, reason: InlineReason, content?: OffloadContent): OffloadOutcome {
+/** The result kept inline: `observation` unchanged (references pipe it exactly), `text` redacted for the model. */
+async function inlineOutcome(
+  redactor: Redactor,
+  result: unknown,
+  reason: InlineReason,
+  content?: OffloadContent,
+): Promise<OffloadOutcome> {
   const text = content
     ? content.inlineText
     : typeof result === 'string'
@@ -188,7 +202,7 @@ function inline(result: unknown, reason: InlineReason, content?: OffloadContent)
       : result === undefined
         ? ''
         : safeText(result);
-  return { offloaded: false, reason, observation: result, text };
+  return { offloaded: false, reason, observation: result, text: await redactor.redact(text) };
 }
 
 function safeText(result: unknown): string {
@@ -197,6 +211,18 @@ function safeText(result: unknown): string {
   } catch {
     return String(result);
   }
+}
+
+/** The preview with its secrets redacted (its text and its suggested search). */
+function redactPreview(redactor: Redactor, preview: PreviewText): PreviewText {
+  if (!redactor.enabled) return preview;
+  return {
+    ...preview,
+    text: redactor.redactSync(preview.text),
+    ...(preview.searchExample === undefined
+      ? {}
+      : { searchExample: redactor.redactSync(preview.searchExample) }),
+  };
 }
 
 /** A frozen copy of the context, so a preview cannot change what the caller keeps. */
