@@ -64,6 +64,8 @@ export type {
   ContentSink,
   DriverSearchHit,
   DriverSearchRequest,
+  DriverSearchResult,
+  IndexingProgress,
   ListQuery,
   StoreDriver,
   StoreTotals,

@@ -29,7 +29,7 @@ import type {
   GrepResult,
   ReadOptions,
   ReadResult,
-  SearchHit,
+  SearchResult,
   UpdateOptions,
   WriteOptions,
   WriteResult,
@@ -341,7 +341,7 @@ export class Scratchpad {
   }
 
   /** Ranked full-text search over a session's text entries (FTS5 BM25 on SQLite, a scan elsewhere). */
-  async search(session: string, query: string, options: { limit?: number } = {}): Promise<SearchHit[]> {
+  async search(session: string, query: string, options: { limit?: number } = {}): Promise<SearchResult> {
     assertValidSession(session);
     if (typeof query !== 'string' || query.trim().length === 0) {
       throw new ScratchpadError('INVALID_ARGUMENT', 'The search query is empty.', {
@@ -350,13 +350,14 @@ export class Scratchpad {
     }
     const limit = options.limit ?? 10;
     const now = this.#context.now();
-    const hits = this.driver.doSearch
+    const found = this.driver.doSearch
       ? await this.driver.doSearch({ session, query, limit: limit * 2 })
-      : await searchByScan(this.driver, session, query, limit * 2);
-    return hits
+      : { hits: await searchByScan(this.driver, session, query, limit * 2) };
+    const hits = found.hits
       .filter((hit) => !isExpired(hit.record, now))
       .slice(0, limit)
       .map((hit) => ({ entry: toEntry(hit.record), score: hit.score, snippet: hit.snippet }));
+    return found.indexing ? { hits, indexing: found.indexing } : { hits };
   }
 
   /** Every session with its count and size of live entries. */

@@ -6,6 +6,9 @@ import { decodeUtf8 } from '../core/utf8.js';
 import type { DriverSearchHit, StoreDriver } from '../stores/driver.js';
 import { ChunkCursor } from './chunk-cursor.js';
 
+/** How long the scan may hold the event loop before it yields, in milliseconds. */
+const SCAN_SLICE_MS = 10;
+
 /**
  * Ranked search for drivers without a full-text index: scans every live text entry of the session once,
  * counts the query's terms (case-insensitive), ranks with BM25 and cuts a snippet around the first hit.
@@ -21,6 +24,7 @@ export async function searchByScan(
   const pattern = new RE2(terms.map(escapeRegex).join('|'), 'gi');
   const records = (await driver.doListEntries({ session })).filter((record) => record.kind === 'text');
   const stats: Array<{ record: EntryRecord; counts: Map<string, number>; snippet: string }> = [];
+  let sliceStart = performance.now();
   for (const record of records) {
     const counts = new Map<string, number>();
     let snippet = '';
@@ -36,6 +40,11 @@ export async function searchByScan(
           counts.set(term, (counts.get(term) ?? 0) + 1);
           if (snippet === '') snippet = makeSnippet(text, match.index, match[0].length, terms);
         }
+        // An in-memory driver answers without I/O, so nothing else would give the event loop a turn.
+        if (performance.now() - sliceStart > SCAN_SLICE_MS) {
+          await new Promise((resolve) => setImmediate(resolve));
+          sliceStart = performance.now();
+        }
       }
       cursor.forget(seq, seq + 16);
     }
@@ -43,10 +52,13 @@ export async function searchByScan(
   }
   const documents = Math.max(1, records.length);
   const averageLength = records.reduce((sum, record) => sum + record.chars, 0) / documents || 1;
+  const containingTerm = new Map<string, number>();
+  for (const { counts } of stats)
+    for (const term of counts.keys()) containingTerm.set(term, (containingTerm.get(term) ?? 0) + 1);
   const scored = stats.map(({ record, counts, snippet }) => {
     let score = 0;
     for (const [term, frequency] of counts) {
-      const containing = stats.filter((other) => other.counts.has(term)).length;
+      const containing = containingTerm.get(term) ?? 0;
       const idf = Math.log((documents - containing + 0.5) / (containing + 0.5) + 1);
       const norm = 1.2 * (0.25 + (0.75 * record.chars) / averageLength);
       score += (idf * (frequency * 2.2)) / (frequency + norm);

@@ -11,7 +11,7 @@ import type {
   ListOptions,
   ReadOptions,
   ReadResult,
-  SearchHit,
+  SearchResult,
   UpdateOptions,
   WriteOptions,
   WriteResult,
@@ -60,7 +60,7 @@ export class SessionScratchpad {
   listForTurn(turn: string): Promise<Entry[]> {
     return this.scratchpad.listForTurn(this.id, turn);
   }
-  search(query: string, options?: { limit?: number }): Promise<SearchHit[]> {
+  search(query: string, options?: { limit?: number }): Promise<SearchResult> {
     return this.scratchpad.search(this.id, query, options);
   }
 }

@@ -1,6 +1,7 @@
 import type { Entry, EntryKind } from '../core/entry.js';
 import type { JsonObject } from '../core/json.js';
 import type { SliceLocation } from '../core/location.js';
+import type { IndexingProgress } from '../stores/driver.js';
 import type { GrepMatch } from './grep-scan.js';
 
 export type { ListOptions, ListOrder } from './list-options.js';
@@ -104,6 +105,17 @@ export interface GrepResult {
   blocks?: Array<{ lines: Array<{ line: number; text: string; match: boolean }> }>;
   /** `23 matching lines of 88,001 (showing 1–23)` */
   description: string;
+}
+
+/** What a search found. */
+export interface SearchResult {
+  /** Best first. */
+  hits: SearchHit[];
+  /**
+   * Present while the store is still building the session's full-text index (a first search over a large
+   * session): the hits come from the `done` bytes of `total` indexed so far; searching again later finds more.
+   */
+  indexing?: IndexingProgress;
 }
 
 /** One search hit. */

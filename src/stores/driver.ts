@@ -53,9 +53,10 @@ export interface StoreDriver {
 
   /**
    * Ranked full-text search over the text entries of a session. Optional: the service scans when a driver
-   * has no index.
+   * has no index. A driver that builds its index in the background answers from the part already indexed and
+   * says how far it got in `indexing`, instead of waiting for the rest.
    */
-  doSearch?(request: DriverSearchRequest): Promise<DriverSearchHit[]>;
+  doSearch?(request: DriverSearchRequest): Promise<DriverSearchResult>;
 
   /** Removes staging areas older than `olderThanMs` that were never committed (a crashed writer's leftovers). */
   doSweepStaging(olderThanMs: number): Promise<number>;
@@ -111,6 +112,19 @@ export interface DriverSearchRequest {
   session: string;
   query: string;
   limit: number;
+}
+
+/** What {@link StoreDriver.doSearch} found. */
+export interface DriverSearchResult {
+  hits: DriverSearchHit[];
+  /** Present while the session's index is incomplete: the hits come from the part indexed so far. */
+  indexing?: IndexingProgress;
+}
+
+/** How much of a session's text the full-text index covers, in bytes. */
+export interface IndexingProgress {
+  done: number;
+  total: number;
 }
 
 export interface DriverSearchHit {

@@ -507,10 +507,10 @@ export function runStoreContract(options: StoreContractOptions): void {
       await pad.write('s1', 'shopping', 'milk, eggs, bread');
       await pad.write('s1', 'db', 'database database database: postgres migration plan');
       await pad.write('s2', 'elsewhere', 'database in another session');
-      const hits = await pad.search('s1', 'database migration');
+      const hits = (await pad.search('s1', 'database migration')).hits;
       expect(hits.map((hit) => hit.entry.name)).toEqual(['db', 'deploy-notes']);
       expect(hits[0]?.snippet.toLowerCase()).toContain('[database]');
-      expect(await pad.search('s1', 'zebra')).toEqual([]);
+      expect((await pad.search('s1', 'zebra')).hits).toEqual([]);
       await expectCode(pad.search('s1', '   '), 'INVALID_ARGUMENT');
     });
 

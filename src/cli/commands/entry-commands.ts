@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { Entry } from '../../core/entry.js';
 import { formatBytes, formatCount } from '../../core/format.js';
+import { indexingMessage } from '../../scratchpad/indexing-message.js';
 import type { CliContext } from '../cli-context.js';
 import { nonNegativeInteger } from '../parse-number.js';
 
@@ -69,15 +70,14 @@ export function registerEntryCommands(program: Command, context: CliContext): vo
     .option('--limit <n>', 'most results (default 10)', nonNegativeInteger)
     .action(async (query: string, flags: { limit?: number }) => {
       const scratchpad = await context.scratchpad();
-      const hits = await scratchpad.search(context.options.session, query, {
+      const { hits, indexing } = await scratchpad.search(context.options.session, query, {
         limit: Math.max(1, flags.limit ?? 10),
       });
-      context.print(
+      const found =
         hits.length === 0
           ? `no entry mentions ${JSON.stringify(query)}`
-          : hits.map((hit) => `${hit.entry.name}\t${hit.snippet}`).join('\n'),
-        hits,
-      );
+          : hits.map((hit) => `${hit.entry.name}\t${hit.snippet}`).join('\n');
+      context.print(indexing ? `${found}\n${indexingMessage(indexing)}` : found, hits);
     });
 }
 

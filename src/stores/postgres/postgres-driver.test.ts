@@ -465,15 +465,15 @@ describe('postgres driver', () => {
     await pad.write('s1', 'blob', Buffer.from([0xff, 0xfe, 0x00, 0x6d, 0x65, 0x6d]));
     const unindexed = await admin.query(`SELECT count(*) AS n FROM "${schema}".chunk_data WHERE tsv IS NULL`);
     expect(Number(unindexed.rows[0].n)).toBeGreaterThan(3);
-    const hits = await pad.search('s1', 'worker crashed');
+    const hits = (await pad.search('s1', 'worker crashed')).hits;
     expect(hits.map((hit) => hit.entry.name)).toEqual(['app.log']);
     expect(hits[0]?.snippet).toContain('[worker]');
     expect(hits[0]?.snippet).toContain('[crashed]');
-    expect((await pad.search('s1', 'release')).map((hit) => hit.entry.name)).toEqual(['release-notes']);
-    expect((await pad.search('s1', 'app')).map((hit) => [hit.entry.name, hit.snippet])).toEqual([
+    expect((await pad.search('s1', 'release')).hits.map((hit) => hit.entry.name)).toEqual(['release-notes']);
+    expect((await pad.search('s1', 'app')).hits.map((hit) => [hit.entry.name, hit.snippet])).toEqual([
       ['app.log', 'app.log'],
     ]);
-    expect((await pad.search('s1', 'deploy_step')).map((hit) => hit.entry.name)).toEqual(['app.log']);
+    expect((await pad.search('s1', 'deploy_step')).hits.map((hit) => hit.entry.name)).toEqual(['app.log']);
     const still = await admin.query(
       `SELECT count(*) AS n FROM "${schema}".chunk_data d JOIN "${schema}".chunks c ON c.data_id = d.id
        JOIN "${schema}".entries e ON e.content_id = c.content_id WHERE e.kind = 'text' AND d.tsv IS NULL`,
@@ -487,7 +487,7 @@ describe('postgres driver', () => {
         ),
         async (query) => {
           const found = await driver.doSearch({ session: 's1', query, limit: 5 });
-          expect(Array.isArray(found)).toBe(true);
+          expect(Array.isArray(found.hits)).toBe(true);
         },
       ),
       { numRuns: 80 },

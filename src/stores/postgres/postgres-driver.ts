@@ -5,8 +5,8 @@ import type {
   CommitRequest,
   CommitResult,
   ContentSink,
-  DriverSearchHit,
   DriverSearchRequest,
+  DriverSearchResult,
   ListQuery,
   StoreDriver,
   StoreTotals,
@@ -271,8 +271,8 @@ export class PostgresDriver implements StoreDriver {
     };
   }
 
-  doSearch(request: DriverSearchRequest): Promise<DriverSearchHit[]> {
-    return this.#guard(() => searchSession(this.#pool, this.#s, request));
+  doSearch(request: DriverSearchRequest): Promise<DriverSearchResult> {
+    return this.#guard(async () => ({ hits: await searchSession(this.#pool, this.#s, request) }));
   }
 
   async doSweepStaging(olderThanMs: number): Promise<number> {

@@ -41,7 +41,7 @@ describe('SQLite full-text search', () => {
     await pad.write('s2', 'other', 'database in another session');
     expect(indexedChunks()).toBe(0);
     expect(indexRows()).toBe(0);
-    const hits = await pad.search('s1', 'replication');
+    const hits = (await pad.search('s1', 'replication')).hits;
     expect(hits.map((hit) => hit.entry.name)).toEqual(['runbook']);
     expect(hits[0]?.snippet).toContain('[replication]');
     const sessionOneChunks = count(
@@ -60,27 +60,27 @@ describe('SQLite full-text search', () => {
     );
     await pad.write('s1', 'short', 'a timeout once');
     await pad.write('s1', 'payment-notes', 'refund flow and card checks');
-    const hits = await pad.search('s1', 'timeout');
+    const hits = (await pad.search('s1', 'timeout')).hits;
     expect(hits.map((hit) => hit.entry.name).sort()).toEqual(['long-log', 'short']);
     expect(new Set(hits.map((hit) => hit.entry.name)).size).toBe(hits.length);
     expect(hits[0]?.score).toBeGreaterThan(0);
     expect(hits[0]?.score).toBeGreaterThanOrEqual(hits[1]?.score ?? 0);
-    const byName = await pad.search('s1', 'payment');
+    const byName = (await pad.search('s1', 'payment')).hits;
     expect(byName.map((hit) => hit.entry.name)).toContain('payment-notes');
     expect(byName.find((hit) => hit.entry.name === 'payment-notes')?.snippet).toContain('[payment]');
   });
 
   it('replacing, appending and deleting keep the index exact', async () => {
     await pad.write('s1', 'doc', 'alpha bravo charlie '.repeat(10));
-    expect((await pad.search('s1', 'bravo')).length).toBe(1);
+    expect((await pad.search('s1', 'bravo')).hits.length).toBe(1);
     await pad.write('s1', 'doc', 'delta echo foxtrot '.repeat(10));
-    expect(await pad.search('s1', 'bravo')).toEqual([]);
-    expect((await pad.search('s1', 'echo')).map((hit) => hit.entry.version)).toEqual([2]);
+    expect((await pad.search('s1', 'bravo')).hits).toEqual([]);
+    expect((await pad.search('s1', 'echo')).hits.map((hit) => hit.entry.version)).toEqual([2]);
     assertIndexConsistent();
 
     await pad.write('s1', 'doc', ' golf hotel', { mode: 'append' });
-    expect((await pad.search('s1', 'hotel')).map((hit) => hit.entry.name)).toEqual(['doc']);
-    expect((await pad.search('s1', 'foxtrot')).length).toBe(1);
+    expect((await pad.search('s1', 'hotel')).hits.map((hit) => hit.entry.name)).toEqual(['doc']);
+    expect((await pad.search('s1', 'foxtrot')).hits.length).toBe(1);
     assertIndexConsistent();
     const liveChunks = count(
       'SELECT count(*) AS count FROM chunks JOIN entries ON entries.content = chunks.content',
@@ -88,7 +88,7 @@ describe('SQLite full-text search', () => {
     expect(indexRows()).toBe(liveChunks);
 
     await pad.delete('s1', 'doc');
-    expect(await pad.search('s1', 'hotel')).toEqual([]);
+    expect((await pad.search('s1', 'hotel')).hits).toEqual([]);
     expect(indexRows()).toBe(0);
     assertIndexConsistent();
   });
@@ -99,8 +99,8 @@ describe('SQLite full-text search', () => {
     await pad.search('s1', 'kilo');
     await pad.search('s2', 'kilo');
     await pad.deleteSession('s1');
-    expect(await pad.search('s1', 'kilo')).toEqual([]);
-    expect((await pad.search('s2', 'kilo')).map((hit) => hit.entry.name)).toEqual(['b']);
+    expect((await pad.search('s1', 'kilo')).hits).toEqual([]);
+    expect((await pad.search('s2', 'kilo')).hits.map((hit) => hit.entry.name)).toEqual(['b']);
     assertIndexConsistent();
   });
 
@@ -127,9 +127,9 @@ describe('SQLite full-text search', () => {
       '^start',
       'x OR OR y',
     ]) {
-      await expect(pad.search('s1', query)).resolves.toBeInstanceOf(Array);
+      await expect(pad.search('s1', query)).resolves.toHaveProperty('hits');
     }
-    expect((await pad.search('s1', 'title: "quoted')).map((hit) => hit.entry.name)).toEqual(['doc']);
-    expect(await pad.search('s1', '!!! ???')).toEqual([]);
+    expect((await pad.search('s1', 'title: "quoted')).hits.map((hit) => hit.entry.name)).toEqual(['doc']);
+    expect((await pad.search('s1', '!!! ???')).hits).toEqual([]);
   });
 });

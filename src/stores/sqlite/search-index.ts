@@ -1,4 +1,5 @@
 import type { EntryRecord } from '../../core/entry.js';
+import type { IndexingProgress } from '../driver.js';
 import { ENTRY_COLUMNS, type EntryRow, toEntryRecord } from './entry-row.js';
 import { CHUNK_TEXT } from './schema.js';
 import type { SqliteDatabase, SqliteStatement } from './sqlite-database.js';
@@ -8,7 +9,7 @@ import type { ImmediateTransaction } from './transaction.js';
 const CHUNK_BYTES_JOINS =
   'LEFT JOIN chunk_data ON chunk_data.id = chunks.id LEFT JOIN blob_files ON blob_files.id = chunks.file';
 
-/** Chunks indexed per transaction, so a first search over a big session does not hold the write lock for long. */
+/** Chunks looked up per pending query; a step indexes as many of them as fit in its time slice. */
 const INDEX_BATCH = 32;
 /** BM25 weights of the `name` and `body` columns: a word in an entry's name says more than one in its text. */
 const NAME_WEIGHT = 2;
@@ -22,9 +23,10 @@ export interface RankedEntry {
 }
 
 /**
- * The FTS5 index over chunk text and entry names. Writes never touch it: a search first indexes the chunks of
- * its session that are not indexed yet (`chunks.indexed = 0`), so writing a 1 GB entry costs nothing here until
- * someone searches it. Deleting or replacing indexed content removes its index rows in the same transaction
+ * The FTS5 index over chunk text and entry names. Writes never touch it: a search indexes the chunks of its
+ * session that are not indexed yet (`chunks.indexed = 0`) in short steps ({@link SearchIndex.indexStep}, one
+ * transaction each, between which the driver yields the event loop), so writing a 1 GB entry costs nothing here
+ * until someone searches it, and indexing it never holds the loop or the write lock for long. Deleting or replacing indexed content removes its index rows in the same transaction
  * (the index is external-content: removal replays the indexed text, read again from the chunk's bytes, inline or
  * in a side file, through `scratchpad_chunk_text`). The
  * `search_source` view shows exactly the indexed chunks, so FTS5 reads snippets through it and its
@@ -37,6 +39,7 @@ export class SearchIndex {
   readonly #markIndexed: SqliteStatement;
   readonly #unindexContent: SqliteStatement;
   readonly #unindexSession: SqliteStatement;
+  readonly #progress: SqliteStatement;
   readonly #rank: SqliteStatement;
   readonly #snippet: SqliteStatement;
 
@@ -54,6 +57,11 @@ export class SearchIndex {
        WHERE chunks.id = ?`,
     );
     this.#markIndexed = database.prepare('UPDATE chunks SET indexed = 1 WHERE id = ?');
+    this.#progress = database.prepare(
+      `SELECT coalesce(sum(chunks.bytes * chunks.indexed), 0) AS done, coalesce(sum(chunks.bytes), 0) AS total
+       FROM entries JOIN chunks ON chunks.content = entries.content
+       WHERE entries.session = ? AND entries.kind = 'text'`,
+    );
     const unindex = (where: string): SqliteStatement =>
       database.prepare(
         `INSERT INTO search_index (search_index, rowid, name, body)
@@ -84,21 +92,31 @@ export class SearchIndex {
     );
   }
 
-  /** Indexes every chunk of `session` not indexed yet; returns how many. */
-  indexSession(session: string): number {
-    let indexed = 0;
-    for (;;) {
-      const batch = this.#transaction.run(() => {
+  /**
+   * Indexes chunks of `session` not indexed yet, in one transaction, until `sliceMs` has passed (at least one
+   * chunk: a 256 KiB chunk takes about 15 ms). Returns how many it indexed; 0 when the session is fully indexed.
+   */
+  indexStep(session: string, sliceMs: number): number {
+    const started = performance.now();
+    return this.#transaction.run(() => {
+      let indexed = 0;
+      for (;;) {
         const ids = (this.#pending.all(session) as Array<{ id: number }>).map((row) => row.id);
         for (const id of ids) {
           this.#indexChunk.run(id);
           this.#markIndexed.run(id);
+          indexed += 1;
+          if (performance.now() - started >= sliceMs) return indexed;
         }
-        return ids.length;
-      });
-      indexed += batch;
-      if (batch < INDEX_BATCH) return indexed;
-    }
+        if (ids.length < INDEX_BATCH) return indexed;
+      }
+    });
+  }
+
+  /** Bytes of `session`'s text chunks, and how many of them are indexed. */
+  progress(session: string): IndexingProgress {
+    const row = this.#progress.get(session) as { done: number; total: number };
+    return { done: row.done, total: row.total };
   }
 
   /** Removes the index rows of `content`'s chunks from `fromSeq` on. Call before those chunks change. */

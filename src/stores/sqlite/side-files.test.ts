@@ -289,7 +289,7 @@ describe('SQLite side files for large contents', () => {
     const content = `${text(1100 * KIB, 'filler')}the zanzibar incident started here\n${text(300 * KIB, 'more')}`;
     await pad.write('s1', 'incident', content);
     expect(layout('incident').external).toBeGreaterThan(0);
-    const hits = await pad.search('s1', 'zanzibar');
+    const hits = (await pad.search('s1', 'zanzibar')).hits;
     expect(hits.map((hit) => hit.entry.name)).toEqual(['incident']);
     expect(hits[0]?.snippet).toContain('[zanzibar]');
     const check = (): void => {
@@ -297,8 +297,8 @@ describe('SQLite side files for large contents', () => {
     };
     expect(check).not.toThrow();
     await pad.write('s1', 'incident', text(1500 * KIB, 'replacement'));
-    expect(await pad.search('s1', 'zanzibar')).toEqual([]);
-    expect((await pad.search('s1', 'replacement')).map((hit) => hit.entry.version)).toEqual([2]);
+    expect((await pad.search('s1', 'zanzibar')).hits).toEqual([]);
+    expect((await pad.search('s1', 'replacement')).hits.map((hit) => hit.entry.version)).toEqual([2]);
     expect(check).not.toThrow();
     await pad.delete('s1', 'incident');
     expect(count('SELECT count(*) AS count FROM search_index_docsize')).toBe(0);
@@ -388,7 +388,9 @@ describe('SQLite side files for large contents', () => {
     const upgraded = createSqliteDriver({ path: legacyPath });
     const upgradedPad = createScratchpad({ driver: upgraded });
     expect((await upgradedPad.read('s1', 'old')).content).toBe('legacy text');
-    expect((await upgradedPad.search('s1', 'legacy')).map((hit) => hit.snippet)).toEqual(['[legacy] text']);
+    expect((await upgradedPad.search('s1', 'legacy')).hits.map((hit) => hit.snippet)).toEqual([
+      '[legacy] text',
+    ]);
     await upgradedPad.write('s1', 'new', text(2 * MIB, 'new'));
     expect(readdirSync(`${legacyPath}.blobs`)).toHaveLength(1);
     await upgraded.close();

@@ -5,12 +5,13 @@ import type {
   CommitRequest,
   CommitResult,
   ContentSink,
-  DriverSearchHit,
   DriverSearchRequest,
+  DriverSearchResult,
   ListQuery,
   StoreDriver,
   StoreTotals,
 } from '../driver.js';
+import { BackgroundIndexer } from './background-indexer.js';
 import { BlobDirectory } from './blob-directory.js';
 import { ContentChangedError } from './chunk-rows.js';
 import { ChunkStore, type ExternalChunk } from './chunk-store.js';
@@ -50,6 +51,16 @@ export interface SqliteDriverConfig {
 
 const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 
+/** How long one indexing step may hold the event loop (and the write lock), in milliseconds. */
+const INDEX_STEP_MS = 10;
+
+/**
+ * How long a search waits for its session's index before answering from the part indexed so far (with the
+ * progress): long enough that a session of a few megabytes is searched whole, short enough that a client
+ * asking about 1 GB hears back at once.
+ */
+const SEARCH_INDEX_WAIT_MS = 250;
+
 /**
  * Default {@link SqliteDriverConfig.inlineBytes}: entries up to 1 MiB live in the database file alone; bigger ones
  * keep their first MiB there and the rest in a side file. SQLite documents that blobs above about 100 KB read
@@ -67,7 +78,8 @@ export const RETIRED_CONTENT_RETENTION_MS = 10 * 60 * 1000;
  * The default store: one SQLite file in WAL mode, safe to share between processes. Content is kept as 256 KiB
  * chunks with an index row per chunk (offsets on the byte, character and line axes), so a slice costs one index
  * seek per end plus the chunks it covers, whatever the entry's size. Commits are `BEGIN IMMEDIATE` transactions
- * with compare-and-set on the entry's version. Search is FTS5 with BM25, indexed lazily.
+ * with compare-and-set on the entry's version. Search is FTS5 with BM25, indexed on first search in short steps
+ * that leave the event loop free (a search over a session still being indexed says how far it got).
  *
  * Small contents (the first {@link SqliteDriverConfig.inlineBytes}, 1 MiB by default) are stored inside the
  * database file. The rest of a larger content goes to a side file in `<path>.blobs/`, written with positional
@@ -89,6 +101,7 @@ export class SqliteDriver implements StoreDriver {
   readonly #entries: EntryTable;
   readonly #chunks: ChunkStore;
   readonly #search: SearchIndex;
+  readonly #indexer: BackgroundIndexer;
   /** The side-file directory; `undefined` in memory (no chunk can be external there). */
   readonly #blobs: BlobDirectory | undefined;
   readonly #staging: StagingHost;
@@ -129,6 +142,9 @@ export class SqliteDriver implements StoreDriver {
       this.#entries = new EntryTable(this.#database);
       this.#chunks = new ChunkStore(this.#database, this.#blobs);
       this.#search = new SearchIndex(this.#database, this.#transaction);
+      this.#indexer = new BackgroundIndexer((session) =>
+        this.#run(() => this.#search.indexStep(session, INDEX_STEP_MS)),
+      );
     } catch (error) {
       if (this.#ownsDatabase) this.#database.close();
       throw toStoreError(error, this.path, this.#busyTimeoutMs);
@@ -254,16 +270,19 @@ export class SqliteDriver implements StoreDriver {
     return this.#run(() => this.#entries.totals());
   }
 
-  async doSearch(request: DriverSearchRequest): Promise<DriverSearchHit[]> {
+  async doSearch(request: DriverSearchRequest): Promise<DriverSearchResult> {
     const query = toFtsQuery(request.query);
-    if (query === undefined || request.limit <= 0) return [];
+    if (query === undefined || request.limit <= 0) return { hits: [] };
+    const complete = await this.#indexer.indexFor(request.session, SEARCH_INDEX_WAIT_MS);
     return this.#run(() => {
-      this.#search.indexSession(request.session);
-      return this.#search.rank(request.session, query, request.limit).map((ranked) => ({
+      const hits = this.#search.rank(request.session, query, request.limit).map((ranked) => ({
         record: ranked.record,
         score: -ranked.rank,
         snippet: this.#search.snippet(query, ranked.chunk) || ranked.record.name,
       }));
+      if (complete) return { hits };
+      const progress = this.#search.progress(request.session);
+      return progress.done < progress.total ? { hits, indexing: progress } : { hits };
     });
   }
 
@@ -288,6 +307,7 @@ export class SqliteDriver implements StoreDriver {
 
   async close(): Promise<void> {
     if (this.#closed) return;
+    await this.#indexer.stop();
     this.#closed = true;
     // Staging areas left open stay in the database for the sweep; only their file handles are released.
     await Promise.all([...this.#writers.values()].map((writer) => writer.release()));

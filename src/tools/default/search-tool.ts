@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { indexingMessage } from '../../scratchpad/indexing-message.js';
 import { defineTool, type ScratchpadTool } from '../tool.js';
 import { TOOL_NAMES } from '../tool-names.js';
 
@@ -16,14 +17,20 @@ export function createSearchTool(): ScratchpadTool<z.infer<typeof parameters>> {
       `then read the entry with ${TOOL_NAMES.read} (regex finds the exact lines).`,
     parameters,
     async execute(input, { session }) {
-      const hits = await session.search(input.query, { limit: input.limit ?? 10 });
+      const { hits, indexing } = await session.search(input.query, { limit: input.limit ?? 10 });
+      const progress = indexing ? { indexing } : {};
+      const note = indexing ? `\n${indexingMessage(indexing)}` : '';
       if (hits.length === 0)
-        return { text: `No entry mentions ${JSON.stringify(input.query)}.`, data: { ok: true, hits: [] } };
+        return {
+          text: `No entry mentions ${JSON.stringify(input.query)}.${note}`,
+          data: { ok: true, hits: [], ...progress },
+        };
       return {
-        text: hits.map((hit, index) => `${index + 1}. ${hit.entry.name} — ${hit.snippet}`).join('\n'),
+        text: hits.map((hit, index) => `${index + 1}. ${hit.entry.name} — ${hit.snippet}`).join('\n') + note,
         data: {
           ok: true,
           hits: hits.map((hit) => ({ name: hit.entry.name, score: hit.score, snippet: hit.snippet })),
+          ...progress,
         },
       };
     },

@@ -1,0 +1,62 @@
+/**
+ * Runs a session's full-text indexing as a loop of short synchronous steps with a turn of the event loop between
+ * them, one loop per session at a time. A search starts (or joins) its session's loop and waits for it only a
+ * little: a large session goes on indexing after the search has answered from the part already indexed.
+ */
+export class BackgroundIndexer {
+  readonly #step: (session: string) => number;
+  readonly #running = new Map<string, Promise<void>>();
+  #stopped = false;
+
+  /**
+   * @param step indexes a little of the session (one short transaction) and returns how much; 0 when done. It is
+   *   the caller's to keep short. A step that throws ends the loop; the next search starts a new one.
+   */
+  constructor(step: (session: string) => number) {
+    this.#step = step;
+  }
+
+  /**
+   * Starts `session`'s loop unless it runs, and waits until it finished or `waitMs` passed. Resolves `true` when
+   * the session is fully indexed.
+   */
+  async indexFor(session: string, waitMs: number): Promise<boolean> {
+    const loop = this.#loop(session);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), waitMs);
+    });
+    try {
+      return await Promise.race([loop.then(() => true), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Stops every loop after its current step and waits for them. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    await Promise.allSettled(this.#running.values());
+  }
+
+  #loop(session: string): Promise<void> {
+    const running = this.#running.get(session);
+    if (running) return running;
+    // `finally` callbacks always run later, so the entry is removed after it was set, even when the first step
+    // already finds nothing to do.
+    const loop = this.#indexUntilDone(session).finally(() => this.#running.delete(session));
+    this.#running.set(session, loop);
+    // A failing step (a lock held elsewhere past the busy timeout, a closed store) surfaces to the searches
+    // waiting on it; the loop itself must not become an unhandled rejection once nobody waits.
+    loop.catch(() => {});
+    return loop;
+  }
+
+  async #indexUntilDone(session: string): Promise<void> {
+    while (!this.#stopped && this.#step(session) > 0) await yieldToLoop();
+  }
+}
+
+function yieldToLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}

@@ -1,0 +1,57 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { probeEventLoop, TEST_STALL_BOUND_MS } from '../../../test/support/event-loop-probe.js';
+import { createScratchpad } from '../../scratchpad/scratchpad.js';
+import { createSearchTool } from '../../tools/default/search-tool.js';
+import { createSqliteDriver } from './index.js';
+
+const root = mkdtempSync(join(tmpdir(), 'scratchpad-sqlite-first-search-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+/** `megabytes` of log-like lines, every line different, with `word` on every 1,000th line. */
+function logText(megabytes: number, word: string): string {
+  const lines: string[] = [];
+  let bytes = 0;
+  for (let line = 0; bytes < megabytes * 1_000_000; line += 1) {
+    const text = `2026-11-24T12:${String(line % 60).padStart(2, '0')} worker-${line % 97} handled request ${line * 7919} in ${line % 503} ms${line % 1000 === 0 ? ` ${word}` : ''}`;
+    lines.push(text);
+    bytes += text.length + 1;
+  }
+  return lines.join('\n');
+}
+
+describe('SQLite first search over a large session', () => {
+  it('answers from the part indexed so far with the progress, without stalling the event loop, and completes later', async () => {
+    const driver = createSqliteDriver({ path: join(root, 'store.db') });
+    const pad = createScratchpad({ driver });
+    for (let part = 0; part < 4; part += 1) await pad.write('s1', `log-${part}`, logText(8, `marker${part}`));
+
+    const first = await probeEventLoop(() => pad.search('s1', 'marker0 marker1 marker2 marker3'));
+    expect(first.worstDelayMs).toBeLessThan(TEST_STALL_BOUND_MS);
+    const progress = first.value.indexing;
+    expect(progress).toBeDefined();
+    expect(progress!.done).toBeLessThan(progress!.total);
+    expect(progress!.total).toBeGreaterThanOrEqual(32_000_000);
+    const tool = await createSearchTool().execute({ query: 'marker0' }, { session: pad.session('s1') });
+    expect(
+      tool.text.split('\n').filter((line) => line.startsWith('Still indexing this session')),
+    ).toHaveLength(1);
+    expect(tool.data).toMatchObject({ ok: true, indexing: { total: progress!.total } });
+
+    // Searching again while indexing goes on keeps answering, and the index grows.
+    let latest = first.value;
+    const probe = await probeEventLoop(async () => {
+      while (latest.indexing) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        latest = await pad.search('s1', 'marker0 marker1 marker2 marker3');
+      }
+    });
+    expect(probe.worstDelayMs).toBeLessThan(TEST_STALL_BOUND_MS);
+    expect(latest.hits.map((hit) => hit.entry.name).sort()).toEqual(['log-0', 'log-1', 'log-2', 'log-3']);
+    for (const hit of first.value.hits)
+      expect(latest.hits.map((found) => found.entry.name)).toContain(hit.entry.name);
+    await driver.close();
+  });
+});
