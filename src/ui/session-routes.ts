@@ -58,8 +58,11 @@ export function sessionRoutes(scratchpad: Scratchpad): ApiRoute[] {
                 .slice(0, MAX_SEARCH_SESSIONS)
                 .map((info) => info.id);
         const hits = [];
+        const indexing = [];
         for (const id of sessions) {
-          for (const hit of await scratchpad.search(id, q, { limit })) {
+          const found = await scratchpad.search(id, q, { limit });
+          if (found.indexing) indexing.push({ session: id, ...found.indexing });
+          for (const hit of found.hits) {
             hits.push({
               entry: summarizeEntry(hit.entry),
               score: hit.score,
@@ -68,7 +71,9 @@ export function sessionRoutes(scratchpad: Scratchpad): ApiRoute[] {
           }
         }
         hits.sort((a, b) => b.score - a.score);
-        return { body: { query: q, hits: hits.slice(0, limit), sessionsSearched: sessions.length } };
+        const body = { query: q, hits: hits.slice(0, limit), sessionsSearched: sessions.length };
+        // Sessions whose full-text index is still being built: their hits come from the part indexed so far.
+        return { body: indexing.length > 0 ? { ...body, indexing } : body };
       },
     },
   ];

@@ -1,0 +1,112 @@
+/**
+ * First-search benchmark: `npm run bench:first-search` (builds dist/ first), or `measureFirstSearch()` from
+ * another bench script (bench:store calls it for its first-search figures).
+ *
+ * For each size (default 100 MB and 1 GB): a fresh SQLite store (opened by path, default layout) gets one session
+ * with that much log text (entries of 100 MB at most, written by streaming), then the first search runs while
+ * `perf_hooks.monitorEventLoopDelay` samples the loop (`dist/testing/event-loop-probe.js`). Reported: how long the
+ * first answer took and how far indexing had got then, how long until a search answered without `indexing`
+ * (searching again every 200 ms meanwhile, as a client would), and the worst event-loop delay over all of it.
+ * Options: --sizes 100,1000 (MB), --json PATH (default bench/results/first-search.json).
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { logPieces } from './lib/log-text.js';
+import { printTable, round } from './lib/measure.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const MB = 1_000_000;
+const ENTRY_MB = 100;
+
+async function* toAsync(pieces) {
+  yield* pieces;
+}
+
+/** Runs the measurement for each size in MB; returns one figure per size. */
+export async function measureFirstSearch(options = {}) {
+  const sizes = options.sizes ?? [100, 1000];
+  const log = options.log ?? (() => {});
+  const { createScratchpad } = await import('../dist/index.js');
+  const { createSqliteDriver } = await import('../dist/stores/sqlite/index.js');
+  const { probeEventLoop } = await import('../dist/testing/event-loop-probe.js');
+  const figures = [];
+  for (const size of sizes) {
+    const directory = await mkdtemp(join(tmpdir(), 'scratchpad-first-search-'));
+    try {
+      const driver = createSqliteDriver({ path: join(directory, 'store.db') });
+      const pad = createScratchpad({ driver });
+      for (let written = 0, part = 0; written < size; written += ENTRY_MB, part++) {
+        const megabytes = Math.min(ENTRY_MB, size - written);
+        log(`${size} MB: writing part ${part + 1} (${megabytes} MB)`);
+        await pad.write('bench', `log-${part}`, toAsync(logPieces(megabytes * MB, { seed: 11 + part })));
+      }
+      log(`${size} MB: first search`);
+      let first;
+      let firstMs;
+      const probe = await probeEventLoop(async () => {
+        const started = performance.now();
+        first = await pad.search('bench', 'timeout error');
+        firstMs = performance.now() - started;
+        let latest = first;
+        while (latest.indexing) {
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          latest = await pad.search('bench', 'timeout error');
+        }
+        return latest;
+      });
+      figures.push({
+        megabytes: size,
+        firstAnswerMs: round(firstMs, 0),
+        indexedAtFirstAnswer: first.indexing ? round(first.indexing.done / first.indexing.total, 3) : 1,
+        completeMs: round(probe.durationMs, 0),
+        worstDelayMs: round(probe.worstDelayMs, 1),
+        p99DelayMs: round(probe.p99DelayMs, 1),
+        hits: probe.value.hits.length,
+      });
+      await driver.close();
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  }
+  return figures;
+}
+
+/** Prints {@link measureFirstSearch}'s figures as a table. */
+export function printFirstSearch(figures) {
+  printTable(
+    ['session', 'first answer', 'indexed then', 'index complete', 'worst loop delay', 'p99', 'target'],
+    figures.map((figure) => [
+      `${figure.megabytes} MB`,
+      `${figure.firstAnswerMs} ms`,
+      `${round(figure.indexedAtFirstAnswer * 100, 1)}%`,
+      `${figure.completeMs} ms`,
+      `${figure.worstDelayMs} ms`,
+      `${figure.p99DelayMs} ms`,
+      figure.worstDelayMs <= 50 ? '≤ 50 ms ✓' : '≤ 50 ms ✗',
+    ]),
+  );
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  if (!existsSync(join(here, '..', 'dist', 'index.js'))) {
+    console.error('dist/ is missing: run `npm run build` first (or `npm run bench:first-search`).');
+    process.exit(1);
+  }
+  const argumentsGiven = process.argv.slice(2);
+  const option = (flag, fallback) => {
+    const index = argumentsGiven.indexOf(flag);
+    return index === -1 ? fallback : argumentsGiven[index + 1];
+  };
+  const figures = await measureFirstSearch({
+    sizes: String(option('--sizes', '100,1000')).split(',').map(Number),
+    log: (message) => console.error(`· ${message}`),
+  });
+  printFirstSearch(figures);
+  const output = option('--json', join(here, 'results', 'first-search.json'));
+  await mkdir(dirname(output), { recursive: true });
+  await writeFile(output, `${JSON.stringify({ startedAt: new Date().toISOString(), figures }, null, 2)}\n`);
+  console.error(`· wrote ${output}`);
+}
