@@ -4,6 +4,7 @@
  */
 export * from './adapters/ai-sdk-tools.js';
 export * from './adapters/anthropic-tools.js';
+export * from './adapters/openai-responses-tools.js';
 export * from './adapters/openai-tools.js';
 export { providerToolName } from './adapters/provider-names.js';
 export { availableTools } from './available-tools.js';

@@ -1,3 +1,4 @@
+import type Anthropic from '@anthropic-ai/sdk';
 import { z } from 'zod';
 import { ScratchpadError } from '../core/errors.js';
 import { errorPayload, formatError } from '../core/format-error.js';
@@ -41,7 +42,7 @@ export interface ScratchpadTool<Input = any> {
   readonly parameters: z.ZodType<Input>;
   readonly inputSchema?: JsonSchema;
   /** A native Anthropic tool definition to send instead of a custom tool (e.g. `{type: 'memory_20250818', name: 'memory'}`). */
-  readonly anthropicDefinition?: JsonObject;
+  readonly anthropicDefinition?: Anthropic.Messages.ToolUnion;
   execute(input: Input, context: ToolContext): Promise<ToolOutput>;
 }
 

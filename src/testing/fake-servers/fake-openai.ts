@@ -1,4 +1,5 @@
 import { type FakeResponse, type FakeServer, startFakeHttpServer } from './fake-http-server.js';
+import { responsesReply } from './fake-openai-responses.js';
 import {
   argumentsText,
   estimateTokens,
@@ -17,7 +18,8 @@ export interface FakeOpenAIOptions {
 }
 
 /**
- * A fake OpenAI-compatible server: `POST /v1/chat/completions` (non-streaming) and `GET /v1/models`, with
+ * A fake OpenAI-compatible server: `POST /v1/chat/completions` and `POST /v1/responses` (non-streaming) and
+ * `GET /v1/models`, with
  * OpenAI's response and error shapes. Each completion request takes the next step of `script`; `baseURL` ends
  * in `/v1`, as the `openai` client expects.
  */
@@ -45,11 +47,21 @@ export function startFakeOpenAI(
           },
         };
       }
-      if (request.method !== 'POST' || request.path !== '/v1/chat/completions') return undefined;
+      const responses = request.path === '/v1/responses';
+      if (request.method !== 'POST' || (request.path !== '/v1/chat/completions' && !responses))
+        return undefined;
       if (typeof request.body?.model !== 'string') {
         return openAIError(400, 'you must provide a model parameter', 'invalid_request_error');
       }
-      if (!Array.isArray(request.body.messages)) {
+      if (responses && request.body.input === undefined) {
+        return openAIError(
+          400,
+          "Missing required parameter: 'input'.",
+          'invalid_request_error',
+          'missing_required_parameter',
+        );
+      }
+      if (!responses && !Array.isArray(request.body.messages)) {
         return openAIError(
           400,
           "Missing required parameter: 'messages'.",
@@ -81,7 +93,9 @@ export function startFakeOpenAI(
           reply.error.type ?? errorType(reply.error.status),
         );
       if ('body' in reply) return { status: reply.status ?? 200, json: reply.body };
-      return completion(request, reply, completions);
+      return responses
+        ? responsesReply(request, reply, completions)
+        : completion(request, reply, completions);
     },
     script,
     '/v1',

@@ -65,6 +65,15 @@ describe('adapters', () => {
       (await runOpenAIToolCall(tools, { id: 'c4', function: { name: 'nope', arguments: '{}' } }, context))
         .content,
     ).toContain('There is no tool "nope"');
+    expect(
+      (
+        await runOpenAIToolCall(
+          tools,
+          { id: 'c5', type: 'custom', custom: { name: 'scratchpad_read', input: 'a' } },
+          context,
+        )
+      ).content,
+    ).toMatch(/^Error \(INVALID_ARGUMENT\): "scratchpad_read" was called as a custom tool/);
   });
 
   it('Anthropic: custom tools, native definitions, is_error results', async () => {

@@ -1,13 +1,15 @@
+import type { z } from 'zod';
 import type { ScratchpadTool, ToolContext } from '../tool.js';
 import { runTool } from '../tool.js';
 
 /**
  * The structural shape of a Vercel AI SDK tool (`tool({ description, inputSchema, execute })`); zod 4 schemas
- * are accepted by the AI SDK as they are, so no dependency on `ai` is needed.
+ * are accepted by the AI SDK as they are, so no dependency on `ai` is needed. A tool set of these is an `ai@6`
+ * `ToolSet` (test/sdk-adapters.test.ts passes it to `generateText`).
  */
 export interface AISDKTool<Input = unknown> {
   description: string;
-  inputSchema: unknown;
+  inputSchema: z.ZodType<Input>;
   execute: (input: Input, options?: { abortSignal?: AbortSignal }) => Promise<string>;
 }
 

@@ -1,10 +1,13 @@
-import type { JsonObject } from '../../core/json.js';
+import type Anthropic from '@anthropic-ai/sdk';
 import type { ScratchpadTool, ToolContext } from '../tool.js';
 import { runTool, toolJsonSchema } from '../tool.js';
 import { findTool, providerToolName, unknownToolText } from './provider-names.js';
 
-/** An Anthropic Messages API tool: a custom tool, or a native one such as `memory_20250818`. */
-export type AnthropicTool = { name: string; description: string; input_schema: JsonObject } | JsonObject;
+/**
+ * An Anthropic Messages API tool, as `client.messages.create({ tools })` takes it: a custom tool, or a native one
+ * such as `memory_20250818`.
+ */
+export type AnthropicTool = Anthropic.Messages.ToolUnion;
 
 /** A `tool_use` content block. */
 export interface AnthropicToolUse {
@@ -29,9 +32,16 @@ export function toAnthropicTools(tools: readonly ScratchpadTool[]): AnthropicToo
       tool.anthropicDefinition ?? {
         name: providerToolName(tool.name),
         description: tool.description,
-        input_schema: toolJsonSchema(tool),
+        input_schema: objectInputSchema(tool),
       },
   );
+}
+
+/** Anthropic takes object schemas only; every tool's input is an object (a tool defined otherwise is a bug). */
+function objectInputSchema(tool: ScratchpadTool): Anthropic.Messages.Tool.InputSchema {
+  const schema = toolJsonSchema(tool);
+  if (schema.type !== 'object') throw new TypeError(`Tool "${tool.name}" has no object input schema.`);
+  return { ...schema, type: 'object' };
 }
 
 /** Runs one `tool_use` block; errors come back as `is_error` results the model can act on. */
