@@ -190,6 +190,14 @@ describe('scratchpad ui in Chromium', () => {
     expect(await page.locator('.row.hex .text').first().textContent()).toMatch(/^00 25 4a 6f/);
   });
 
+  it('pretty-prints a JSON slice', async () => {
+    await page.goto(`${url}#/entries/incident-42`);
+    await page.getByRole('link', { name: 'fs_read_1' }).click();
+    await page.getByRole('button', { name: 'Slice / JSON / copy' }).click();
+    await page.locator('.slice-text', { hasText: '"shards": [' }).waitFor();
+    expect(await page.locator('.slice-text').textContent()).toContain('"replicas": 3');
+  });
+
   it('shows a new entry without a reload (live)', async () => {
     await page.goto(`${url}#/entries/build-7`);
     await page.getByRole('link', { name: 'npm-test-output' }).waitFor();

@@ -76,9 +76,11 @@ function SearchBox({ session }: { session: string | undefined }) {
   const [everywhere, setEverywhere] = useState(true);
   const [hits, setHits] = useState<SearchHit[]>();
   const [error, setError] = useState<string>();
+  const [searching, setSearching] = useState(false);
   const run = async (event: Event) => {
     event.preventDefault();
     if (!query.trim()) return setHits(undefined);
+    setSearching(true);
     try {
       const reply = await get<{ hits: SearchHit[] }>('/search', {
         q: query,
@@ -89,6 +91,8 @@ function SearchBox({ session }: { session: string | undefined }) {
       setError(undefined);
     } catch (failure) {
       setError((failure as Error).message);
+    } finally {
+      setSearching(false);
     }
   };
   const terms = query
@@ -114,7 +118,14 @@ function SearchBox({ session }: { session: string | undefined }) {
           />{' '}
           all sessions
         </label>
-        <button type="submit">Search</button>
+        <button type="submit" disabled={searching}>
+          Search
+        </button>
+        {searching ? (
+          <span class="muted" aria-live="polite">
+            Searching… (the first search of a session indexes its text, which takes a while for big entries)
+          </span>
+        ) : null}
       </form>
       {error ? <div class="error">{error}</div> : null}
       {hits ? (

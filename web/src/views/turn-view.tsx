@@ -68,6 +68,14 @@ export function TurnView({ id }: { id: string }) {
           <StepCard key={String(step.step)} step={step} session={turn.session} />
         ))}
       </ol>
+      {(['plan', 'attempts', 'escalation', 'tier_escalations'] as const).map((key) =>
+        record[key] === undefined || record[key] === null ? null : (
+          <details class="calls" key={key}>
+            <summary>{key.replace('_', ' ')}</summary>
+            <pre>{JSON.stringify(record[key], null, 2)}</pre>
+          </details>
+        ),
+      )}
       {calls.length > 0 ? (
         <details class="calls">
           <summary>{calls.length} model calls</summary>
