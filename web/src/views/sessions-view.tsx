@@ -1,8 +1,15 @@
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { get } from '../api.js';
 import { formatBytes, formatCount, formatTime, formatTtl } from '../format.js';
 import { href } from '../router.js';
 import type { EntrySummary, SearchHit, SessionInfo } from '../types.js';
+
+/** A session whose full-text index is still being built (`done` of `total` bytes). */
+interface Indexing {
+  session: string;
+  done: number;
+  total: number;
+}
 
 type SortKey =
   | 'name'
@@ -77,23 +84,34 @@ function SearchBox({ session }: { session: string | undefined }) {
   const [hits, setHits] = useState<SearchHit[]>();
   const [error, setError] = useState<string>();
   const [searching, setSearching] = useState(false);
-  const run = async (event: Event) => {
-    event.preventDefault();
-    if (!query.trim()) return setHits(undefined);
+  const [indexing, setIndexing] = useState<Indexing[]>();
+  const again = useRef<number | undefined>(undefined);
+  useEffect(() => () => window.clearTimeout(again.current), []);
+  const search = async (q: string, scope: string | undefined) => {
     setSearching(true);
     try {
-      const reply = await get<{ hits: SearchHit[] }>('/search', {
-        q: query,
+      const reply = await get<{ hits: SearchHit[]; indexing?: Indexing[] }>('/search', {
+        q,
         limit: 30,
-        session: everywhere ? undefined : session,
+        session: scope,
       });
       setHits(reply.hits);
+      setIndexing(reply.indexing);
       setError(undefined);
+      // A session's first search indexes it step by step: show what is found so far and ask again.
+      window.clearTimeout(again.current);
+      if (reply.indexing) again.current = window.setTimeout(() => void search(q, scope), 1000);
     } catch (failure) {
       setError((failure as Error).message);
     } finally {
       setSearching(false);
     }
+  };
+  const run = (event: Event) => {
+    event.preventDefault();
+    window.clearTimeout(again.current);
+    if (!query.trim()) return setHits(undefined);
+    void search(query, everywhere ? undefined : session);
   };
   const terms = query
     .toLowerCase()
@@ -121,10 +139,16 @@ function SearchBox({ session }: { session: string | undefined }) {
         <button type="submit" disabled={searching}>
           Search
         </button>
-        {searching ? (
+        {indexing ? (
           <span class="muted" aria-live="polite">
-            Searching… (the first search of a session indexes its text, which takes a while for big entries)
+            Indexing for search:{' '}
+            {indexing
+              .map((item) => `${item.session} ${Math.floor((100 * item.done) / Math.max(1, item.total))} %`)
+              .join(', ')}
+            ; results so far
           </span>
+        ) : searching ? (
+          <span class="muted">Searching…</span>
         ) : null}
       </form>
       {error ? <div class="error">{error}</div> : null}
