@@ -17,6 +17,7 @@ import { ContentChangedError } from './chunk-rows.js';
 import { ChunkStore, type ExternalChunk } from './chunk-store.js';
 import { registerChunkTextFunction } from './chunk-text-function.js';
 import { commitChange } from './commit-change.js';
+import { DiskReserve } from './disk-reserve.js';
 import { contentKey } from './entry-row.js';
 import { EntryTable } from './entry-table.js';
 import { toFtsQuery } from './fts-query.js';
@@ -104,6 +105,8 @@ export class SqliteDriver implements StoreDriver {
   readonly #indexer: BackgroundIndexer;
   /** The side-file directory; `undefined` in memory (no chunk can be external there). */
   readonly #blobs: BlobDirectory | undefined;
+  /** Space set aside so deletes and gc work on a full disk (file-backed stores only). */
+  #reserve: DiskReserve | undefined;
   readonly #staging: StagingHost;
   /** Open staging areas of this driver, by content key: their unflushed rows are committed from here. */
   readonly #writers = new Map<number, StagingWriter>();
@@ -152,6 +155,10 @@ export class SqliteDriver implements StoreDriver {
     const inlineBytes =
       this.#ownsDatabase && this.#blobs ? (config.inlineBytes ?? DEFAULT_INLINE_BYTES) : Infinity;
     this.#staging = this.#stagingHost(inlineBytes);
+    if (this.#ownsDatabase && this.#blobs) {
+      this.#reserve = new DiskReserve(this.path);
+      this.#reserve.ensure();
+    }
   }
 
   async doStage(session: string): Promise<ContentSink> {
@@ -235,7 +242,7 @@ export class SqliteDriver implements StoreDriver {
   }
 
   async doDeleteEntry(record: EntryRecord): Promise<boolean> {
-    return this.#change(() => {
+    return this.#freeing(() => {
       const current = this.#entries.get(record.session, record.name);
       if (!current || current.version !== record.version || current.id !== record.id) return false;
       const content = contentKey(current.contentId);
@@ -253,7 +260,7 @@ export class SqliteDriver implements StoreDriver {
   }
 
   async doDeleteSession(session: string): Promise<{ entries: number; bytes: number } | undefined> {
-    return this.#change(() => {
+    return this.#freeing(() => {
       if (!this.#entries.sessionExists(session)) return undefined;
       const totals = this.#entries.sessionTotals(session);
       const contents = this.#entries.sessionContents(session);
@@ -293,7 +300,7 @@ export class SqliteDriver implements StoreDriver {
    */
   async doSweepStaging(olderThanMs: number): Promise<number> {
     const listed = this.#run(() => this.#blobs?.list() ?? []);
-    const swept = this.#change(() => {
+    const swept = this.#freeing(() => {
       const now = this.#now();
       this.#chunks.purgeRetired(now - RETIRED_CONTENT_RETENTION_MS);
       return this.#chunks.sweepStaging(now - olderThanMs);
@@ -329,6 +336,35 @@ export class SqliteDriver implements StoreDriver {
       }),
     );
     if (garbage.length > 0) this.#blobs?.remove(garbage);
+    return result;
+  }
+
+  /**
+   * {@link #change} for what frees space (deletes, gc). On a full disk even these need new pages (WAL frames)
+   * before they free any: when one fails with `STORE_FULL`, the disk reserve is released and it runs once more,
+   * purging retired contents without waiting for their readers' grace period; afterwards the WAL is checkpointed (so the freed pages are reused) and the reserve is written again if there is
+   * room. Writes never get here: they fail cleanly and leave the reserve for this.
+   */
+  #freeing<T>(body: () => T): T {
+    let result: T;
+    try {
+      result = this.#change(body);
+    } catch (error) {
+      if (!ScratchpadError.hasCode(error, 'STORE_FULL') || !this.#reserve?.release()) throw error;
+      // The disk is full: contents kept for readers go now too (a reader then retries on the entry's current
+      // state), so the side files this frees give real space back at once.
+      result = this.#change(() => {
+        const value = body();
+        this.#chunks.purgeRetired(this.#now());
+        return value;
+      });
+      try {
+        this.#database.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+      } catch {
+        // a reader holds the WAL: the next checkpoint shrinks it
+      }
+    }
+    this.#reserve?.ensure();
     return result;
   }
 

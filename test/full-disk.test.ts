@@ -1,0 +1,130 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ScratchpadError } from '../src/core/errors.js';
+import { createScratchpad, type Scratchpad } from '../src/scratchpad/scratchpad.js';
+import { createFsDriver } from '../src/stores/fs/index.js';
+import { createSqliteDriver } from '../src/stores/sqlite/index.js';
+
+/**
+ * A full disk, for real: each backend's store on its own small tmpfs, filled by writes until `STORE_FULL`. Then
+ * delete, session delete and gc must still work (they are what the `STORE_FULL` hint tells a user to run), and
+ * a write fits again afterwards. PostgreSQL is not covered: its data directory is the server's, not one this test
+ * can put on a small filesystem.
+ */
+const mountRoot = mkdtempSync(join(tmpdir(), 'scratchpad-full-disk-'));
+const mountable = canMount();
+
+function canMount(): string | undefined {
+  const probe = join(mountRoot, 'probe');
+  mkdirSync(probe);
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', probe], { stdio: 'pipe' });
+    execFileSync('umount', [probe], { stdio: 'pipe' });
+    return undefined;
+  } catch (error) {
+    return `cannot mount a tmpfs here (needs root or CAP_SYS_ADMIN): ${(error as Error).message.split('\n')[0]}`;
+  }
+}
+
+function mountTmpfs(name: string, size: string): string {
+  const directory = join(mountRoot, name);
+  mkdirSync(directory);
+  execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', directory], { stdio: 'pipe' });
+  return directory;
+}
+
+afterAll(() => {
+  for (let index = 0; index < mounts; index++) {
+    try {
+      execFileSync('umount', [join(mountRoot, `disk-${index}`)], { stdio: 'pipe' });
+    } catch {
+      // not mounted
+    }
+  }
+  rmSync(mountRoot, { recursive: true, force: true });
+});
+
+async function fill(pad: Scratchpad, bytes: number): Promise<number> {
+  const piece = 'x'.repeat(bytes);
+  for (let index = 0; index < 1000; index++) {
+    try {
+      await pad.write('full', `entry-${index}`, `${piece}${index}`);
+    } catch (error) {
+      if (ScratchpadError.hasCode(error, 'STORE_FULL')) return index;
+      throw error;
+    }
+  }
+  throw new Error('the disk never filled');
+}
+
+/**
+ * Each case: a backend, the size of the entries that fill its disk, and whether deleting them gives the space
+ * back at once so that writes fit again. On SQLite most of the bytes sit in the WAL until a checkpoint, and a
+ * checkpoint needs room to grow the database file: on a full disk the freed pages cannot be reused by new writes
+ * until space is freed elsewhere (deletes and gc still work: they use the store's disk reserve).
+ */
+const cases = [
+  [
+    'sqlite, side files',
+    (directory: string) => createSqliteDriver({ path: join(directory, 'store.db') }),
+    1_500_000,
+    false,
+  ],
+  [
+    'sqlite, inline',
+    (directory: string) => createSqliteDriver({ path: join(directory, 'store.db') }),
+    300_000,
+    false,
+  ],
+  ['fs', (directory: string) => createFsDriver({ root: join(directory, 'store') }), 300_000, true],
+] as const;
+
+let mounts = 0;
+
+/** A fresh store on its own tmpfs, filled until a write fails with `STORE_FULL`. */
+async function filledStore(
+  open: (directory: string) => ReturnType<(typeof cases)[number][1]>,
+  pieceBytes: number,
+): Promise<{ pad: Scratchpad; written: number }> {
+  const pad = createScratchpad({ driver: open(mountTmpfs(`disk-${mounts++}`, '16m')) });
+  await pad.write('other', 'keep', 'kept through it all');
+  return { pad, written: await fill(pad, pieceBytes) };
+}
+
+describe.skipIf(mountable !== undefined)(`a full disk on a real tmpfs ${mountable ?? ''}`, () => {
+  for (const [backend, open, pieceBytes, writesFitAgain] of cases) {
+    describe(backend, () => {
+      it('writes fail cleanly, nothing acknowledged is lost, and delete works', async () => {
+        const { pad, written } = await filledStore(open, pieceBytes);
+        expect(written).toBeGreaterThan(2);
+        for (const index of [0, written - 1]) {
+          expect((await pad.get('full', `entry-${index}`)).bytes).toBe(pieceBytes + String(index).length);
+        }
+        await pad.delete('full', 'entry-0');
+        expect(await pad.find('full', 'entry-0')).toBeUndefined();
+        await pad.close();
+      }, 120_000);
+
+      it('gc works on the full disk', async () => {
+        const { pad } = await filledStore(open, pieceBytes);
+        await pad.gc();
+        await pad.close();
+      }, 120_000);
+
+      it(`session delete works on the full disk${writesFitAgain ? ', and then writes fit again' : ''}`, async () => {
+        const { pad, written } = await filledStore(open, pieceBytes);
+        expect((await pad.deleteSession('full')).entries).toBe(written);
+        await pad.gc();
+        expect((await pad.read('other', 'keep')).content).toBe('kept through it all');
+        if (writesFitAgain) {
+          await pad.write('full', 'after', 'y'.repeat(pieceBytes));
+          expect((await pad.get('full', 'after')).bytes).toBe(pieceBytes);
+        }
+        await pad.close();
+      }, 120_000);
+    });
+  }
+});
