@@ -17,6 +17,7 @@ import { createOffloader, createOffloadPolicy } from '../dist/scratchpad/offload
 import { codexTruncate } from './lib/context-codex.js';
 import { replayCompacted } from './lib/context-masking.js';
 import { replay, score, stepsOf } from './lib/context-replay.js';
+import { scriptedSummarizer } from './lib/scripted-summarizer.js';
 import { textTable } from './lib/text-table.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -59,6 +60,11 @@ const POLICIES = [
     label: 'salient, full at its own step, stub after (*)',
     policy: { format: 'default', minSavings: 0 },
     masked: true,
+  },
+  {
+    key: 'summary',
+    label: 'salient, model summary for 50 KB-1 MB (scripted summarizer)',
+    policy: { format: 'default', summarize: { summarizer: scriptedSummarizer } },
   },
   {
     key: 'stub-after',
@@ -160,6 +166,7 @@ async function runPolicy(entry) {
   const started = performance.now();
   const perTrajectory = [];
   let offloaded = 0;
+  const stats = { summaries: 0 };
   let shownChars = 0;
   for (const [index, trajectory] of trajectories.entries()) {
     const session = scratchpad.session(`${entry.key}-${index}`);
@@ -181,7 +188,7 @@ async function runPolicy(entry) {
     }
     const show = entry.truncate
       ? truncating(entry.truncate)
-      : offloading(session, createOffloadPolicy(entry.policy), entry.masked === true);
+      : offloading(session, createOffloadPolicy(entry.policy), entry.masked === true, stats);
     const run = await replay(trajectory.task, stepsOf(trajectory), show);
     offloaded += run.entries.filter((item) => item !== null).length;
     shownChars += run.shown.reduce((sum, text) => sum + text.length, 0);
@@ -197,6 +204,7 @@ async function runPolicy(entry) {
     ...(entry.compact ? { compact: entry.compact } : {}),
     ...(entry.masked ? { masked: true } : {}),
     offloaded,
+    ...(entry.policy?.summarize ? { summarized: stats.summaries } : {}),
     shownChars,
     seconds: Number(seconds.toFixed(2)),
     all: aggregate(perTrajectory),
@@ -208,13 +216,16 @@ async function runPolicy(entry) {
   };
 }
 
-function offloading(session, policy, masked) {
+/** Shows each observation through the offloader; `masked` shows it whole at its own step and keeps only the stub. */
+function offloading(session, policy, masked, stats = {}) {
   const offloader = createOffloader({ session, policy });
   let step = 0;
   return async ({ tool, observation, context }) => {
     step++;
     const outcome = await offloader.process({ tool, result: observation, turn: 'replay', step, context });
     if (!outcome.offloaded) return { text: outcome.text, entry: null };
+    if (outcome.summary && outcome.summary.source !== 'fallback')
+      stats.summaries = (stats.summaries ?? 0) + 1;
     return masked
       ? { text: observation, later: outcome.text, entry: outcome.entry }
       : { text: outcome.text, entry: outcome.entry };
@@ -275,6 +286,11 @@ function printTable(rows) {
     `facts: ${rows[0]?.all.facts ?? 0} (A: ${rows[0]?.halfA.facts ?? 0}, B: ${rows[0]?.halfB.facts ?? 0}); context = cumulative context / all inline\n`,
   );
   for (const line of textTable(header, body)) console.log(line);
+  for (const row of rows.filter((item) => item.summarized !== undefined)) {
+    console.log(
+      `${row.key}: ${row.summarized} observations got a summary (the others are outside 50 KB-1 MB)`,
+    );
+  }
   if (rows.some((row) => row.key === 'salient-masked')) {
     console.log(
       '(*) needs a runtime that rewrites earlier observations (breaks prompt caching at each rewrite)',

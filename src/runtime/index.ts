@@ -14,5 +14,6 @@ export * from './prefilter/index.js';
 export * from './providers/index.js';
 export * from './sandbox/index.js';
 export * from './scheduler/index.js';
+export * from './summarizer/index.js';
 export * from './tiers/index.js';
 export * from './vaglio/index.js';

@@ -22,3 +22,11 @@ export {
   type OffloadOutcome,
   type OffloadRequest,
 } from './offloader.js';
+export {
+  createSummaryCache,
+  type SummarizeOptions,
+  type SummarizeRequest,
+  type Summarizer,
+  type SummaryCache,
+  type SummaryOutcome,
+} from './summary-preview.js';

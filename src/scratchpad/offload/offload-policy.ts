@@ -2,6 +2,7 @@ import { ScratchpadError } from '../../core/errors.js';
 import { SCRATCHPAD_TOOL_NAMES } from '../../core/tool-names.js';
 import type { PreviewBuilder, PreviewName } from '../previews/preview-builder.js';
 import { resolvePreview } from '../previews/preview-registry.js';
+import { resolveSummarize, type SummarizeOptions, type SummarizeSettings } from './summary-preview.js';
 
 /**
  * How the observation that replaces an offloaded result reads:
@@ -48,6 +49,11 @@ export interface OffloadPolicyOptions {
   exempt?: Iterable<string>;
   /** The read tool the observation tells the model to call (the tool layer passes its name). */
   readTool?: string;
+  /**
+   * A model-written summary as the preview of large text outputs (50 KB–1 MB by default), within a time and token
+   * budget, cached by content hash; the policy's own preview on any failure. Off unless given.
+   */
+  summarize?: SummarizeOptions;
 }
 
 /** A resolved policy: per-tool decisions the offloader asks for. */
@@ -58,6 +64,8 @@ export interface OffloadPolicy {
   readonly minSavings: number;
   readonly ttlMs: number | null | undefined;
   readonly readTool: string;
+  /** The summary preview's settings, when the policy has one. */
+  readonly summarize: SummarizeSettings | undefined;
   /** True when results of `tool` are never offloaded (the scratchpad's own tools: reading back must not offload again). */
   isExempt(tool: string): boolean;
   /** The size above which results of `tool` are offloaded (0 = every non-empty result). */
@@ -149,6 +157,7 @@ export function createOffloadPolicy(options: OffloadPolicyOptions = {}): Offload
     minSavings,
     ttlMs,
     readTool,
+    summarize: options.summarize === undefined ? undefined : resolveSummarize(options.summarize),
     isExempt: (tool: string) =>
       exempt.has(tool) || tool.startsWith('scratchpad_') || rules.get(tool)?.never === true,
     thresholdFor: (tool: string) => rules.get(tool)?.threshold ?? threshold,

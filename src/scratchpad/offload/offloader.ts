@@ -14,6 +14,7 @@ import { renderNamedObservation } from './named-observation.js';
 import type { ObservationInput, RenderedObservation } from './observation-input.js';
 import { measureContent, type OffloadContent, toOffloadContent } from './offload-content.js';
 import type { ObservationFormat, OffloadPolicy } from './offload-policy.js';
+import { type SummaryOutcome, summaryPreview, wantsSummary } from './summary-preview.js';
 
 /** Configuration of {@link createOffloader}. */
 export interface OffloaderConfig {
@@ -65,6 +66,8 @@ export type OffloadOutcome =
       storedField: string | null;
       /** The result without its stored field (when `storedField` is set). */
       shell: JsonObject | null;
+      /** With the policy's `summarize`, for outputs in its size range: where the preview came from. */
+      summary?: SummaryOutcome;
     };
 
 /** Decides per tool result whether it stays inline or is stored whole and replaced by a synthetic observation. */
@@ -116,7 +119,7 @@ export function createOffloader(config: OffloaderConfig): Offloader {
       }
       const builder = policy.previewFor(tool);
       const redactor = session.scratchpad.redactor;
-      const preview = redactPreview(
+      const built = redactPreview(
         redactor,
         buildPreview(builder, {
           kind: content.kind,
@@ -126,6 +129,20 @@ export function createOffloader(config: OffloaderConfig): Offloader {
           context: pastOnly(request.context),
         }),
       );
+      let preview = built;
+      let summary: SummaryOutcome | undefined;
+      if (policy.summarize && wantsSummary(policy.summarize, content.kind, content.bytes.byteLength)) {
+        // The summarizer is a model too: it gets the output as redacted as what the model sees, and its answer is
+        // redacted again (it may repeat a secret the redactor's patterns would catch).
+        const sent = redactor.enabled ? await redactor.redact(content.text) : content.text;
+        ({ preview, outcome: summary } = await summaryPreview(
+          policy.summarize,
+          sent,
+          built,
+          request.context?.task,
+        ));
+        preview = redactPreview(redactor, preview);
+      }
       const metadata: JsonObject = { ...content.metadata, ...(request.metadata ?? {}) };
       const shownMetadata = await redactor.redactValue(metadata);
       const render = (entry: ObservationInput['entry']) =>
@@ -169,6 +186,7 @@ export function createOffloader(config: OffloaderConfig): Offloader {
         preview: preview.text,
         storedField: content.storedField,
         shell: content.shell,
+        ...(summary ? { summary } : {}),
       };
     },
   };

@@ -1,0 +1,1 @@
+export { createModelSummarizer, SUMMARIZER_SYSTEM_PROMPT } from './model-summarizer.js';

@@ -1,0 +1,159 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { ScratchpadError } from '../../core/errors.js';
+import { createMemoryDriver } from '../../stores/memory/index.js';
+import { createScratchpad, type SessionScratchpad } from '../scratchpad.js';
+import { createOffloadPolicy } from './offload-policy.js';
+import { createOffloader } from './offloader.js';
+import type { SummarizeOptions, SummarizeRequest } from './summary-preview.js';
+
+let session: SessionScratchpad;
+beforeEach(() => {
+  session = createScratchpad({ driver: createMemoryDriver() }).session('summary');
+});
+
+/** A log of about `bytes` bytes with one error line in the middle. */
+function bigLog(bytes: number, label = 'svc'): string {
+  const lines: string[] = [];
+  for (let index = 0; lines.join('\n').length < bytes; index += 50) {
+    for (let line = index; line < index + 50; line++)
+      lines.push(`2026-05-01T10:00:${line % 60} INFO ${label} request ${line} ok`);
+  }
+  lines[Math.floor(lines.length / 2)] = `2026-05-01T10:00:00 ERROR ${label} disk quota exceeded on /var/data`;
+  return `${lines.join('\n')}\n`;
+}
+
+function offloaderWith(summarize: SummarizeOptions) {
+  return createOffloader({ session, policy: createOffloadPolicy({ summarize }) });
+}
+
+describe('the summarize preview', () => {
+  it('puts the summarizer answer in the observation, with the read calls, and caches it by content', async () => {
+    const requests: SummarizeRequest[] = [];
+    const offloader = offloaderWith({
+      summarizer: async (request) => {
+        requests.push(request);
+        return 'A service log of 1,200 lines; one ERROR: disk quota exceeded on /var/data.';
+      },
+    });
+    const log = bigLog(60_000);
+    const first = await offloader.process({
+      tool: 'bash',
+      result: log,
+      context: { task: 'why did it stop?' },
+    });
+    expect(first.offloaded && first.summary).toEqual({ source: 'model' });
+    expect(first.text).toContain('Summary (written by a model');
+    expect(first.text).toContain('disk quota exceeded on /var/data');
+    expect(first.text).toMatch(/Read more: scratchpad_read \{"name": "bash_1"/);
+    expect(requests[0]).toMatchObject({
+      text: log,
+      sampled: false,
+      chars: log.length,
+      task: 'why did it stop?',
+    });
+    expect(requests[0]?.maxOutputTokens).toBe(400);
+
+    const second = await offloader.process({
+      tool: 'bash',
+      result: log,
+      context: { task: 'why did it stop?' },
+    });
+    expect(second.offloaded && second.summary).toEqual({ source: 'cache' });
+    expect(requests).toHaveLength(1);
+  });
+
+  it('falls back to the salient preview on an error, a timeout, an empty or a non-string answer', async () => {
+    const log = bigLog(60_000);
+    const salient = await createOffloader({ session, policy: createOffloadPolicy() }).process({
+      tool: 'bash',
+      result: log,
+    });
+    const salientPreview = salient.offloaded ? salient.preview : '';
+    const cases: Array<[SummarizeOptions['summarizer'], string]> = [
+      [async () => Promise.reject(new Error('model down')), 'error'],
+      [
+        () => {
+          throw new Error('sync throw');
+        },
+        'error',
+      ],
+      [
+        (request) =>
+          new Promise((_, reject) =>
+            request.signal.addEventListener('abort', () => reject(new Error('aborted'))),
+          ),
+        'timeout',
+      ],
+      [() => new Promise(() => {}), 'timeout'],
+      [async () => '   ', 'empty'],
+      [async () => 42 as unknown as string, 'empty'],
+    ];
+    for (const [summarizer, reason] of cases) {
+      const outcome = await offloaderWith({ summarizer, timeoutMs: 50 }).process({
+        tool: 'bash',
+        result: log,
+      });
+      expect(outcome.offloaded && outcome.summary).toEqual({ source: 'fallback', reason });
+      expect(outcome.offloaded && outcome.preview).toBe(salientPreview);
+    }
+  });
+
+  it('summarizes only text outputs within its size range', async () => {
+    let calls = 0;
+    const offloader = offloaderWith({
+      summarizer: async () => `summary ${++calls}`,
+      minBytes: 10_000,
+      maxBytes: 20_000,
+    });
+    for (const bytes of [2000, 30_000]) {
+      const outcome = await offloader.process({ tool: 'bash', result: bigLog(bytes, `s${bytes}`) });
+      expect(outcome.offloaded).toBe(true);
+      expect(outcome.offloaded && outcome.summary).toBeUndefined();
+    }
+    const binary = await offloader.process({ tool: 'img', result: new Uint8Array(15_000).fill(255) });
+    expect(binary.offloaded && binary.summary).toBeUndefined();
+    expect(calls).toBe(0);
+  });
+
+  it('sends a head and tail within maxInputTokens, and cuts a long answer to maxOutputTokens', async () => {
+    const requests: SummarizeRequest[] = [];
+    const offloader = offloaderWith({
+      summarizer: async (request) => {
+        requests.push(request);
+        return `\u0007${'word '.repeat(5000)}`;
+      },
+      maxInputTokens: 2000,
+      maxOutputTokens: 100,
+    });
+    const log = bigLog(200_000);
+    const outcome = await offloader.process({ tool: 'bash', result: log });
+    const sent = requests[0] as SummarizeRequest;
+    expect(sent.sampled).toBe(true);
+    expect(Math.ceil(sent.text.length / 4)).toBeLessThanOrEqual(2000);
+    expect(sent.text.startsWith(log.slice(0, 1000))).toBe(true);
+    expect(sent.text.endsWith(log.slice(-1000))).toBe(true);
+    expect(sent.text).toMatch(/\[… \d+ characters left out …\]/);
+    const summary = (outcome.offloaded ? outcome.preview : '').split('\n').slice(1).join('\n');
+    expect(summary).not.toContain('\u0007');
+    expect(Math.ceil(summary.length / 4)).toBeLessThanOrEqual(101);
+    // The whole output is stored, whatever the summarizer saw.
+    expect((await session.read('bash_1', { type: 'full' })).content).toBe(log);
+  });
+
+  it('refuses a policy without a summarizer function, or with a bad budget', () => {
+    for (const summarize of [
+      {},
+      { summarizer: 'x' },
+      { summarizer: async () => '', timeoutMs: 0 },
+      { summarizer: async () => '', maxBytes: 1.5 },
+    ]) {
+      let caught: unknown;
+      try {
+        createOffloadPolicy({ summarize: summarize as SummarizeOptions });
+      } catch (error) {
+        caught = error;
+      }
+      expect(ScratchpadError.hasCode(caught, 'CONFIG_INVALID')).toBe(true);
+    }
+  });
+});
