@@ -12,13 +12,14 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
-import { createMemoryDriver, createScratchpad } from '../dist/index.js';
+import { createMemoryDriver, createScratchpad, loadTokenizer } from '../dist/index.js';
 import { createOffloader, createOffloadPolicy } from '../dist/scratchpad/offload/index.js';
 import { codexTruncate } from './lib/context-codex.js';
 import { replayCompacted } from './lib/context-masking.js';
 import { replay, score, stepsOf } from './lib/context-replay.js';
 import { scriptedSummarizer } from './lib/scripted-summarizer.js';
 import { textTable } from './lib/text-table.js';
+import { tokenEstimateError } from './lib/token-estimate-error.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -60,6 +61,16 @@ const POLICIES = [
     label: 'salient, full at its own step, stub after (*)',
     policy: { format: 'default', minSavings: 0 },
     masked: true,
+  },
+  {
+    key: 'salient-tokens',
+    label: 'salient > 192 o200k tokens (token-exact threshold), saves >= 50%',
+    policy: { format: 'default', measure: 'tokens', tokenizer: 'o200k', threshold: 192 },
+  },
+  {
+    key: 'salient-tokens-cl100k',
+    label: 'salient > 192 cl100k tokens (token-exact threshold), saves >= 50%',
+    policy: { format: 'default', measure: 'tokens', tokenizer: 'cl100k', threshold: 192 },
   },
   {
     key: 'summary',
@@ -133,6 +144,46 @@ if (args.includes('--sweep')) {
   }
 }
 
+// The 4-characters-per-token estimate against exact counts, on every observation and task of the data.
+const tokenTexts = trajectories.flatMap((trajectory) => [
+  trajectory.task,
+  ...trajectory.steps.map((step) => step.observation ?? '').filter((text) => text.length > 0),
+]);
+const tokenError = tokenEstimateError(
+  tokenTexts,
+  [await loadTokenizer('o200k'), await loadTokenizer('cl100k')],
+  192,
+);
+console.log(
+  `\n4-characters-per-token estimate vs exact counts (${tokenTexts.length} observations and tasks; error = estimate / exact - 1):`,
+);
+for (const line of textTable(
+  [
+    'tokenizer',
+    'estimate',
+    'total error',
+    'median |error|',
+    'p90 |error|',
+    'max |error|',
+    'under',
+    '> 20% off',
+    'other side of 192',
+  ],
+  tokenError.map((row) => [
+    row.tokenizer,
+    row.estimate,
+    `${(row.totalError * 100).toFixed(1)}%`,
+    `${(row.medianAbsError * 100).toFixed(1)}%`,
+    `${(row.p90AbsError * 100).toFixed(1)}%`,
+    `${(row.maxAbsError * 100).toFixed(1)}%`,
+    `${(row.underestimatedShare * 100).toFixed(1)}%`,
+    `${(row.over20PercentShare * 100).toFixed(1)}%`,
+    String(row.flippedAtThreshold),
+  ]),
+)) {
+  console.log(line);
+}
+
 const stats = await scratchpad.stats();
 const output = {
   generatedAt: new Date().toISOString(),
@@ -154,6 +205,7 @@ const output = {
   },
   storeTotals: stats,
   policies: results,
+  tokenEstimateError: tokenError,
   ...(sweep.length > 0 ? { sweep } : {}),
 };
 mkdirSync(join(root, 'bench/results'), { recursive: true });

@@ -52,6 +52,12 @@ export {
 } from './scratchpad/scratchpad.js';
 export { type CountTokens, estimateTokens } from './scratchpad/tokens/estimate-tokens.js';
 export {
+  loadTokenizer,
+  type Tokenizer,
+  type TokenizerName,
+  type TokenizerSpec,
+} from './scratchpad/tokens/named-tokenizers.js';
+export {
   countTokens,
   loadTokenCounter,
   type TokenCounter,

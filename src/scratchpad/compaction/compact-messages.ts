@@ -7,6 +7,7 @@ import { EntryNamer } from '../offload/entry-namer.js';
 import { toOffloadContent } from '../offload/offload-content.js';
 import type { SessionScratchpad } from '../scratchpad.js';
 import { type CountTokens, estimateTokens } from '../tokens/estimate-tokens.js';
+import { loadTokenizer, type TokenizerName } from '../tokens/named-tokenizers.js';
 import { isMaskedStub, renderMaskedStub } from './masked-stub.js';
 import { conversationTokens } from './message-tokens.js';
 import { findToolResults, replaceToolResult, type ToolResultSlot } from './tool-result-slots.js';
@@ -29,8 +30,8 @@ export interface CompactMessagesOptions {
   clearAtLeast?: number;
   /** Tools whose results are never masked (added to the notes tool, `session.scratchpad`, which always is). */
   exclude?: Iterable<string>;
-  /** Counts tokens (default {@link estimateTokens}; `(await loadTokenCounter()).countSync` for exact o200k counts). */
-  countTokens?: CountTokens;
+  /** Counts tokens: `o200k` or `cl100k` (exact), or a function (default {@link estimateTokens}, 4 characters a token). */
+  countTokens?: CountTokens | TokenizerName;
   /** The read tool the stub names (default `scratchpad_read`). */
   readTool?: string;
   /** Lifetime of the entries masking stores: milliseconds, or `null` (default) to keep them until deleted. */
@@ -96,6 +97,8 @@ export async function compactMessages<Message>(
     });
   }
   const settings = resolveOptions(options);
+  if (typeof options.countTokens === 'string')
+    settings.countTokens = (await loadTokenizer(options.countTokens)).count;
   const count = settings.countTokens;
   const tokensBefore = conversationTokens(messages, count);
   const unchanged = (skipped: CompactMessagesResult<Message>['skipped']) => ({
@@ -138,7 +141,10 @@ export async function compactMessages<Message>(
   };
 }
 
-type Settings = Required<Omit<CompactMessagesOptions, 'keepTokens' | 'trigger' | 'turn' | 'exclude'>> & {
+type Settings = Required<
+  Omit<CompactMessagesOptions, 'keepTokens' | 'trigger' | 'turn' | 'exclude' | 'countTokens'>
+> & {
+  countTokens: CountTokens;
   keepTokens: number;
   trigger: number | undefined;
   turn: string | null;
@@ -266,8 +272,9 @@ function resolveOptions(options: CompactMessagesOptions): Settings {
     );
   }
   const countTokens = options.countTokens ?? estimateTokens;
-  if (typeof countTokens !== 'function')
-    throw invalid('countTokens must be a function.', 'Pass (text) => number.');
+  if (typeof countTokens !== 'function' && countTokens !== 'o200k' && countTokens !== 'cl100k') {
+    throw invalid('countTokens must be "o200k", "cl100k" or a function.', 'Pass (text) => number.');
+  }
   return {
     session: options.session,
     keepRecent,
@@ -275,7 +282,7 @@ function resolveOptions(options: CompactMessagesOptions): Settings {
     trigger: options.trigger,
     clearAtLeast: options.clearAtLeast ?? DEFAULTS.clearAtLeast,
     exclude: new Set([TOOL_NAMES.notes, ...(options.exclude ?? [])]),
-    countTokens,
+    countTokens: typeof countTokens === 'function' ? countTokens : estimateTokens,
     readTool: options.readTool ?? DEFAULTS.readTool,
     ttlMs,
     turn: options.turn ?? null,

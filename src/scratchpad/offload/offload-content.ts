@@ -4,6 +4,8 @@ import { ScratchpadError } from '../../core/errors.js';
 import type { JsonObject, JsonValue } from '../../core/json.js';
 import { codePointLength } from '../../core/utf8.js';
 import { binaryPreview } from '../previews/binary-preview.js';
+import { estimateTokens } from '../tokens/estimate-tokens.js';
+import type { Tokenizer } from '../tokens/named-tokenizers.js';
 import type { SizeMeasure } from './offload-policy.js';
 
 /** A tool result normalized for the store: what is stored, how it reads inline, and what surrounds it. */
@@ -60,8 +62,18 @@ export function toOffloadContent(result: unknown): OffloadContent | undefined {
 }
 
 /** The size of a result in `measure` units. */
-export function measureContent(content: OffloadContent, measure: SizeMeasure): number {
+export function measureContent(
+  content: OffloadContent,
+  measure: SizeMeasure,
+  tokenizer?: Tokenizer,
+  limit?: number,
+): number {
   if (content.kind === 'binary') return content.bytes.byteLength;
+  if (measure === 'tokens') {
+    return tokenizer
+      ? tokenizer.countUpTo(content.inlineText, limit ?? Number.POSITIVE_INFINITY)
+      : estimateTokens(content.inlineText);
+  }
   if (measure === 'chars') return codePointLength(content.inlineText);
   if (measure === 'json-bytes') return Buffer.byteLength(content.serialized, 'utf8');
   return Buffer.byteLength(content.inlineText, 'utf8');

@@ -59,7 +59,7 @@ describe('createOffloadPolicy', () => {
       { format: 'yaml' },
       { threshold: -1 },
       { threshold: 1.5 },
-      { measure: 'tokens' },
+      { measure: 'words' },
       { minSavings: 1 },
       { ttlMs: 0 },
       { perTool: { bash: { threshold: -5 } } },

@@ -2,6 +2,7 @@ import { ScratchpadError } from '../../core/errors.js';
 import { SCRATCHPAD_TOOL_NAMES } from '../../core/tool-names.js';
 import type { PreviewBuilder, PreviewName } from '../previews/preview-builder.js';
 import { resolvePreview } from '../previews/preview-registry.js';
+import type { TokenizerSpec } from '../tokens/named-tokenizers.js';
 import { resolveSummarize, type SummarizeOptions, type SummarizeSettings } from './summary-preview.js';
 
 /**
@@ -15,10 +16,11 @@ export type ObservationFormat = 'default' | 'metnos' | 'named';
 
 /**
  * How a result's size is measured against the threshold: UTF-8 `bytes` of the result as the model would read it,
- * its `chars` (code points), or the UTF-8 bytes of its JSON serialization (`json-bytes`, seed 000's
- * `len(json.dumps(observation))`). Binary results count their bytes.
+ * its `chars` (code points), the UTF-8 bytes of its JSON serialization (`json-bytes`, seed 000's
+ * `len(json.dumps(observation))`), or its `tokens` in the policy's tokenizer (exact, counted only up to the
+ * threshold). Binary results count their bytes.
  */
-export type SizeMeasure = 'bytes' | 'chars' | 'json-bytes';
+export type SizeMeasure = 'bytes' | 'chars' | 'json-bytes' | 'tokens';
 
 /** A rule for one tool's results. */
 export interface ToolOffloadRule {
@@ -35,6 +37,8 @@ export interface OffloadPolicyOptions {
   /** Offload results larger than this (in `measure` units). */
   threshold?: number;
   measure?: SizeMeasure;
+  /** With `measure: 'tokens'`: `o200k` (default), `cl100k`, or the host's own `(text) => number`. */
+  tokenizer?: TokenizerSpec;
   /**
    * Keep a result inline when offloading would not save at least this share of it: the observation must be at
    * most `(1 - minSavings)` of the result's length. 0 turns the check off.
@@ -60,6 +64,7 @@ export interface OffloadPolicyOptions {
 export interface OffloadPolicy {
   readonly format: ObservationFormat;
   readonly measure: SizeMeasure;
+  readonly tokenizer: TokenizerSpec;
   readonly threshold: number;
   readonly minSavings: number;
   readonly ttlMs: number | null | undefined;
@@ -110,10 +115,17 @@ export function createOffloadPolicy(options: OffloadPolicyOptions = {}): Offload
   const defaults = FORMAT_DEFAULTS[format];
   const threshold = checkThreshold(options.threshold ?? defaults.threshold, 'threshold');
   const measure = options.measure ?? defaults.measure;
-  if (!['bytes', 'chars', 'json-bytes'].includes(measure)) {
+  if (!['bytes', 'chars', 'json-bytes', 'tokens'].includes(measure)) {
     throw invalid(
       `Unknown size measure ${JSON.stringify(measure)}.`,
-      'Use "bytes", "chars" or "json-bytes".',
+      'Use "bytes", "chars", "json-bytes" or "tokens".',
+    );
+  }
+  const tokenizer = options.tokenizer ?? 'o200k';
+  if (typeof tokenizer !== 'function' && tokenizer !== 'o200k' && tokenizer !== 'cl100k') {
+    throw invalid(
+      `Unknown tokenizer ${JSON.stringify(tokenizer)}.`,
+      'Use "o200k", "cl100k", or a function (text) => number.',
     );
   }
   const minSavings = options.minSavings ?? defaults.minSavings;
@@ -153,6 +165,7 @@ export function createOffloadPolicy(options: OffloadPolicyOptions = {}): Offload
   return Object.freeze({
     format,
     measure,
+    tokenizer,
     threshold,
     minSavings,
     ttlMs,
@@ -169,7 +182,7 @@ function checkThreshold(value: number, what: string): number {
   if (!Number.isSafeInteger(value) || value < 0) {
     throw invalid(
       `${what} must be an integer >= 0, got ${String(value)}.`,
-      "Give a size in the policy's measure (bytes or characters).",
+      "Give a size in the policy's measure (bytes, characters or tokens).",
     );
   }
   return value;

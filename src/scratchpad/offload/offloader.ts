@@ -6,6 +6,7 @@ import { codePointLength } from '../../core/utf8.js';
 import type { PreviewContext, PreviewText } from '../previews/preview-builder.js';
 import { buildPreview, PREVIEW_BUILDERS } from '../previews/preview-registry.js';
 import type { SessionScratchpad } from '../scratchpad.js';
+import { loadTokenizer } from '../tokens/named-tokenizers.js';
 import { renderDefaultObservation } from './default-observation.js';
 import { findDuplicateEntry } from './duplicate-entry.js';
 import { EntryNamer } from './entry-namer.js';
@@ -114,7 +115,12 @@ export function createOffloader(config: OffloaderConfig): Offloader {
       if (policy.isExempt(tool)) return inline('exempt');
       const content = toOffloadContent(request.result);
       if (content === undefined || content.bytes.byteLength === 0) return inline('empty');
-      if (content.kind === 'text' && measureContent(content, policy.measure) <= policy.thresholdFor(tool)) {
+      const threshold = policy.thresholdFor(tool);
+      const tokenizer = policy.measure === 'tokens' ? await loadTokenizer(policy.tokenizer) : undefined;
+      if (
+        content.kind === 'text' &&
+        measureContent(content, policy.measure, tokenizer, threshold) <= threshold
+      ) {
         return inline('below-threshold', content);
       }
       const builder = policy.previewFor(tool);
