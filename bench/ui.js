@@ -42,7 +42,11 @@ const scratchpad = createScratchpad({ driver: await openStore(`sqlite:${join(hom
 console.log(`writing a ${megabytes} MB entry…`);
 const big = (await scratchpad.write('bench', 'big', logLines(megabytes * 1024 * 1024), { kind: 'text' }))
   .entry;
-const small = (await scratchpad.write('bench', 'small', logLines(1024), { kind: 'text' })).entry;
+const smallText = Array.from(
+  { length: 12 },
+  (_, index) => `2026-11-24T12:00:00Z INFO request ${String(index + 1).padStart(9, '0')} served`,
+).join('\n');
+const small = (await scratchpad.write('bench', 'small', `${smallText}\n`)).entry;
 const server = await serveUi({
   scratchpad,
   turnLogDir: join(home, 'turns'),
@@ -62,14 +66,18 @@ const browser = await chromium.launch({
 });
 const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
 let largest = { bytes: 0, url: '' };
+let largestApi = { bytes: 0, url: '' };
+const sizing = [];
 page.on('requestfinished', (request) => {
-  request
+  const measured = request
     .sizes()
     .then((sizes) => {
-      if (sizes.responseBodySize > largest.bytes)
-        largest = { bytes: sizes.responseBodySize, url: request.url() };
+      const seen = { bytes: sizes.responseBodySize, url: request.url() };
+      if (seen.bytes > largest.bytes) largest = seen;
+      if (seen.url.includes('/api/') && seen.bytes > largestApi.bytes) largestApi = seen;
     })
     .catch(() => {});
+  sizing.push(measured);
 });
 
 async function firstPaint(entry) {
@@ -98,22 +106,25 @@ for (let round = 0; round < rounds; round += 1) {
   }
 }
 await new Promise((resolve) => setTimeout(resolve, 200));
+await Promise.all(sizing);
 const result = {
   entryBytes: { big: big.bytes, small: small.bytes },
   bigLines: big.lines,
   firstPaintMs: { small: round(median(times.small), 1), big: round(median(times.big), 1) },
   samplesMs: { small: times.small.map((ms) => round(ms, 1)), big: times.big.map((ms) => round(ms, 1)) },
   largestResponse: largest,
+  largestApiResponse: largestApi,
   rounds,
 };
 printTable(
   ['entry', 'bytes', 'first paint (median ms)', 'samples'],
   [
-    ['1 KB', small.bytes, result.firstPaintMs.small, result.samplesMs.small.join(' ')],
+    [`${small.bytes} B`, small.bytes, result.firstPaintMs.small, result.samplesMs.small.join(' ')],
     [`${megabytes} MB`, big.bytes, result.firstPaintMs.big, result.samplesMs.big.join(' ')],
   ],
 );
 console.log(`largest response: ${largest.bytes} bytes (${largest.url})`);
+console.log(`largest API response: ${largestApi.bytes} bytes (${largestApi.url})`);
 mkdirSync('bench/results', { recursive: true });
 writeFileSync(values.json, `${JSON.stringify(result, null, 2)}\n`);
 await browser.close();
