@@ -10,6 +10,11 @@ trap 'rm -rf "$work"' EXIT
 
 cd "$project"
 tarball="$(npm pack --silent --pack-destination "$work")"
+# `scratchpad ui` serves its web app from the package: the built files must be in the tarball.
+if ! tar -tzf "$work/$tarball" | grep -c '^package/dist/web/index.html$' >/dev/null; then
+  echo "the tarball has no dist/web/index.html: run npm run build (it builds the web app with Vite)" >&2
+  exit 1
+fi
 peer_version() { node -p "require('./package.json').devDependencies['$1']"; }
 vitest_version="$(peer_version vitest)" fast_check_version="$(peer_version fast-check)"
 

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { get } from '../api.js';
 import { formatCount } from '../format.js';
 import { prettyJson } from '../json-indent.js';
@@ -19,7 +19,8 @@ export function SlicePanel({
   const [offset, setOffset] = useState(initial);
   const [content, setContent] = useState<string>();
   const [pretty, setPretty] = useState(entry.mediaType.includes('json'));
-  const [copied, setCopied] = useState(false);
+  const [copied, setCopied] = useState<string>();
+  const text = useRef<HTMLPreElement>(null);
   const [error, setError] = useState<string>();
 
   useEffect(() => setOffset(initial), [initial]);
@@ -33,6 +34,22 @@ export function SlicePanel({
       .catch((failure: Error) => setError(failure.message));
   }, [path, offset]);
 
+  /** Copies the slice; where the page is not a secure context (no clipboard API), selects it for Ctrl+C. */
+  const copy = () => {
+    const done = (label: string) => {
+      setCopied(label);
+      window.setTimeout(() => setCopied(undefined), 2000);
+    };
+    if (navigator.clipboard && window.isSecureContext) {
+      void navigator.clipboard.writeText(content ?? '').then(() => done('Copied'));
+      return;
+    }
+    const range = document.createRange();
+    if (text.current) range.selectNodeContents(text.current);
+    window.getSelection()?.removeAllRanges();
+    window.getSelection()?.addRange(range);
+    done('Selected: press Ctrl+C');
+  };
   const shown = content === undefined ? '' : pretty ? prettyJson(content).text : content;
   const end = Math.min(entry.chars, offset + SLICE_CHARS);
   return (
@@ -59,21 +76,16 @@ export function SlicePanel({
           />{' '}
           JSON
         </label>
-        <button
-          type="button"
-          disabled={content === undefined}
-          onClick={() => {
-            void navigator.clipboard?.writeText(content ?? '').then(() => setCopied(true));
-            window.setTimeout(() => setCopied(false), 1500);
-          }}
-        >
-          {copied ? 'Copied' : 'Copy slice'}
+        <button type="button" disabled={content === undefined} onClick={copy}>
+          {copied ?? 'Copy slice'}
         </button>
       </div>
       {error ? (
         <div class="error">{error}</div>
       ) : (
-        <pre class="slice-text">{content === undefined ? '…' : shown}</pre>
+        <pre class="slice-text" ref={text}>
+          {content === undefined ? '…' : shown}
+        </pre>
       )}
     </section>
   );
