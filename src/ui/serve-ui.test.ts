@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Entry } from '../core/entry.js';
 import { appendTurnLog } from '../runtime/planner/turn-log.js';
@@ -294,6 +295,73 @@ describe('scratchpad ui HTTP API', () => {
     const page = await call(`${base}/api/sessions/other/entries/${wide.id}/lines?count=1000`);
     expect(page.text.length).toBeLessThan(MAX_REPLY_BYTES);
   });
+});
+
+describe('scratchpad ui hostile input', () => {
+  it('answers any path and query under /api/ with JSON and a 2xx/4xx status, never a crash (property)', async () => {
+    const segment = fc.oneof(
+      fc.constantFrom(
+        'sessions',
+        'entries',
+        'build',
+        'other',
+        log.id,
+        blob.id,
+        'lines',
+        'chars',
+        'bytes',
+        'grep',
+      ),
+      fc.constantFrom(
+        'turns',
+        'turn-1',
+        'context',
+        'search',
+        'observation',
+        'pin',
+        '%2e%2e',
+        '%',
+        '..',
+        '%00',
+      ),
+      fc.string({ maxLength: 12 }).map(encodeURIComponent),
+    );
+    const query = fc.dictionary(
+      fc.constantFrom(
+        'start',
+        'count',
+        'offset',
+        'limit',
+        'pattern',
+        'q',
+        'session',
+        'max',
+        'orderBy',
+        'ignoreCase',
+      ),
+      fc.oneof(
+        fc.string({ maxLength: 20 }),
+        fc.integer().map(String),
+        fc.constantFrom('-1', '1e9', '9'.repeat(30)),
+      ),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(segment, { minLength: 1, maxLength: 6 }), query, async (segments, params) => {
+        const search = new URLSearchParams(params).toString();
+        const target = `${base}/api/${segments.join('/')}${search ? `?${search}` : ''}`;
+        const reply = await call(target);
+        // `/api/%2e%2e` is `/` once the URL is resolved: the app's page, not the API.
+        if (!new URL(target).pathname.startsWith('/api/')) return;
+        expect(
+          reply.status === 200 || (reply.status >= 400 && reply.status < 500),
+          `${reply.status} ${reply.text}`,
+        ).toBe(true);
+        expect(reply.json, reply.text).toBeTypeOf('object');
+        if (reply.status >= 400) expect(typeof reply.json.error.code).toBe('string');
+      }),
+      { numRuns: 150 },
+    );
+  }, 60_000);
 });
 
 describe('scratchpad ui guards', () => {
