@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ScratchpadError } from '../../core/errors.js';
+import { CORPUS_SECRETS } from '../../core/redaction/secret-corpus.fixture.js';
 import { createMemoryDriver } from '../../stores/memory/index.js';
 import { createScratchpad, type SessionScratchpad } from '../scratchpad.js';
 import { createOffloadPolicy } from './offload-policy.js';
@@ -137,6 +138,26 @@ describe('the summarize preview', () => {
     expect(summary).not.toContain('\u0007');
     expect(Math.ceil(summary.length / 4)).toBeLessThanOrEqual(101);
     // The whole output is stored, whatever the summarizer saw.
+    expect((await session.read('bash_1', { type: 'full' })).content).toBe(log);
+  });
+
+  it('sends the summarizer the output with its secrets redacted, and redacts its answer', async () => {
+    const secret = CORPUS_SECRETS[0] as (typeof CORPUS_SECRETS)[number];
+    const log = `${bigLog(30_000)}${secret.text}${bigLog(30_000, 'tail')}`;
+    let sent = '';
+    const offloader = offloaderWith({
+      summarizer: async (request) => {
+        sent = request.text;
+        return `It printed a key: ${secret.text}`;
+      },
+    });
+    const outcome = await offloader.process({ tool: 'bash', result: log });
+    expect(outcome.offloaded && outcome.summary).toEqual({ source: 'model' });
+    expect(sent).not.toContain(secret.secret);
+    expect(sent).toContain('[REDACTED:private-key]');
+    expect(outcome.text).not.toContain(secret.secret);
+    expect(outcome.text).toContain('[REDACTED:private-key]');
+    // What is stored stays byte-exact (store redaction is off by default).
     expect((await session.read('bash_1', { type: 'full' })).content).toBe(log);
   });
 
