@@ -1,5 +1,6 @@
 import { open, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 
 /** One step of a turn as the inspector lists it: what the model was shown and what the store kept. */
 export interface StepSummary {
@@ -31,9 +32,14 @@ export interface TurnSummary {
   length: number;
 }
 
-/** Turn log lines longer than this are not parsed (a record's strings are clipped: real lines are far shorter). */
-export const MAX_TURN_LINE_BYTES = 2 * 1024 * 1024;
+/**
+ * Turn log lines longer than this are not parsed (a record's strings are clipped: real lines are far shorter); one
+ * line is parsed in one piece, ~15 ms at this size.
+ */
+export const MAX_TURN_LINE_BYTES = 1024 * 1024;
 const READ_CHUNK_BYTES = 1024 * 1024;
+/** Parsing yields to the event loop at least this often (a read chunk holds thousands of small lines). */
+const YIELD_EVERY_MS = 5;
 const MAX_QUERY_CHARS = 300;
 const LOG_FILE = /^\d{4}-\d{2}-\d{2}\.jsonl$/;
 
@@ -150,6 +156,7 @@ export class TurnIndex {
       let pendingBytes = 0;
       let oversized = false;
       const buffer = Buffer.alloc(READ_CHUNK_BYTES);
+      let lastYield = performance.now();
       while (position < size) {
         const { bytesRead } = await handle.read(
           buffer,
@@ -164,6 +171,10 @@ export class TurnIndex {
           if (!oversized && length <= MAX_TURN_LINE_BYTES) {
             const line = Buffer.concat([...pending, buffer.subarray(from, newline)]);
             this.#add(name, line, lineStart);
+            if (performance.now() - lastYield > YIELD_EVERY_MS) {
+              await new Promise((resolve) => setImmediate(resolve));
+              lastYield = performance.now();
+            }
           } else {
             this.#skipped += 1;
           }
@@ -186,6 +197,7 @@ export class TurnIndex {
         }
         position += bytesRead;
         await new Promise((resolve) => setImmediate(resolve));
+        lastYield = performance.now();
       }
       state.offset = lineStart;
     } finally {
