@@ -283,15 +283,35 @@ describe('scratchpad ui HTTP API', () => {
     expect(afterTurn.json.turns).toBe(2);
   });
 
-  it('keeps every reply under 1 MB, even for a turn record with huge strings', async () => {
+  it('keeps every reply under 1 MB: turn records are clipped, lines over the limit skipped', async () => {
+    // 1,700 arguments of 500 characters: a 0.9 MB line that clipping at 4,000 or 1,000 characters leaves as it is.
+    const rawArgs = Object.fromEntries(
+      Array.from({ length: 1700 }, (_, index) => [`a${index}`, 'q'.repeat(500)]),
+    );
+    const step = {
+      step: 1,
+      tool: 'bash',
+      llm: { inputTokens: 1, outputTokens: 1, latencyMs: 1 },
+      rawArgs,
+      resolvedArgs: {},
+      outcome: 'executed' as const,
+      result: { ok: true },
+    };
     await appendTurnLog(
       turnsDir(),
-      turnRecord({ turn_id: 'turn-huge', user_query: 'q'.repeat(1_500_000), ts_start: 1_700_000_200 }),
+      turnRecord({ turn_id: 'turn-wide', steps: [step], ts_start: 1_700_000_200 }),
+    );
+    await appendTurnLog(
+      turnsDir(),
+      turnRecord({ turn_id: 'turn-huge', user_query: 'q'.repeat(1_500_000), ts_start: 1_700_000_300 }),
     );
     await new Promise((resolve) => setTimeout(resolve, 600));
-    const turn = await call(`${base}/api/turns/turn-huge`);
+    const turn = await call(`${base}/api/turns/turn-wide`);
     expect(turn.status).toBe(200);
     expect(turn.text.length).toBeLessThan(MAX_REPLY_BYTES);
+    expect(turn.json.record.steps[0].rawArgs.a0).toMatch(/^q{200}… \[300 more chars\]$/);
+    expect((await call(`${base}/api/turns/turn-huge`)).status).toBe(400);
+    expect((await call(`${base}/api/turns`)).json.skippedLines).toBe(1);
     const page = await call(`${base}/api/sessions/other/entries/${wide.id}/lines?count=1000`);
     expect(page.text.length).toBeLessThan(MAX_REPLY_BYTES);
   });
