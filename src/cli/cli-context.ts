@@ -62,13 +62,17 @@ export function createCliContext(
     };
   };
   const storeUrl = (): string => {
+    // A flag wins over its environment variable; SCRATCHPAD_STORE over SCRATCHPAD_DB.
     const { store, db } = options();
     if (store && db) {
       throw new ScratchpadError('INVALID_ARGUMENT', 'Give --store or --db, not both.', {
         hint: '--db PATH is the same as --store sqlite:PATH.',
       });
     }
-    return store ?? `sqlite:${db ?? defaultDatabasePath(io.env)}`;
+    if (store) return store;
+    if (db) return `sqlite:${db}`;
+    if (io.env.SCRATCHPAD_STORE) return io.env.SCRATCHPAD_STORE;
+    return `sqlite:${io.env.SCRATCHPAD_DB || defaultDatabasePath(io.env)}`;
   };
   const context: CliContext = {
     get options() {

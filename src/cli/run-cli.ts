@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { ScratchpadError } from '../core/errors.js';
 import { errorPayload, formatError } from '../core/format-error.js';
 import { type CliContext, createCliContext } from './cli-context.js';
+import { cliWording } from './cli-wording.js';
 import { registerEntryCommands } from './commands/entry-commands.js';
 import { registerExecutorCommand } from './commands/executor-command.js';
 import { registerMcpCommand } from './commands/mcp-command.js';
@@ -15,6 +16,7 @@ import { registerSchedulerCommand } from './commands/scheduler-command.js';
 import { registerStoreCommands } from './commands/store-commands.js';
 import { registerUiCommand } from './commands/ui-command.js';
 import { registerWriteCommand } from './commands/write-command.js';
+import { isClosedOutput, outputErrorCode, outputFailure } from './output-errors.js';
 
 /** Standard streams and environment of one CLI run (tests pass their own). */
 export interface CliIo {
@@ -47,18 +49,17 @@ const REGISTRARS: CommandRegistrar[] = [
  * stderr); 2 a malformed command line (unknown command or flag, missing or malformed argument).
  */
 export async function runCli(argv: string[], io: CliIo, extra: CommandRegistrar[] = []): Promise<number> {
+  const jsonErrors = argv.includes('--json');
   const program = new Command('scratchpad')
     .description("Keep what does not fit in an LLM's context outside it, without losing it.")
     .version(packageVersion(), '-V, --version')
     .option(
       '--db <path>',
       'SQLite database file (env SCRATCHPAD_DB; default $XDG_DATA_HOME/scratchpad/scratchpad.db)',
-      io.env.SCRATCHPAD_DB,
     )
     .option(
       '--store <url>',
       'store: sqlite:PATH, fs:DIR, postgres://USER@HOST/DB, memory: (env SCRATCHPAD_STORE)',
-      io.env.SCRATCHPAD_STORE,
     )
     .option('--session <id>', 'session id (env SCRATCHPAD_SESSION)', io.env.SCRATCHPAD_SESSION ?? 'default')
     .option('--json', 'machine-readable output')
@@ -69,7 +70,8 @@ export async function runCli(argv: string[], io: CliIo, extra: CommandRegistrar[
     .exitOverride()
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
-      writeErr: (text) => io.stderr.write(text),
+      // Under --json a usage error is reported once, as JSON, by the catch below.
+      writeErr: (text) => (jsonErrors ? undefined : io.stderr.write(text)),
     })
     .showHelpAfterError('(run scratchpad --help for usage)');
   const context = createCliContext(program, io);
@@ -81,16 +83,40 @@ export async function runCli(argv: string[], io: CliIo, extra: CommandRegistrar[
     return context.exitCode;
   } catch (error) {
     if (error instanceof CommanderError) {
-      return error.exitCode === 0 ||
+      const ok =
+        error.exitCode === 0 ||
         error.code === 'commander.helpDisplayed' ||
-        error.code === 'commander.version'
-        ? 0
-        : 2;
+        error.code === 'commander.version';
+      if (!ok && jsonErrors) {
+        const message = error.message.replace(/^error: /, '');
+        const usage = new ScratchpadError(
+          'INVALID_ARGUMENT',
+          `${message.charAt(0).toUpperCase()}${message.slice(1)}.`,
+          {
+            hint: 'Run scratchpad --help for usage.',
+          },
+        );
+        io.stderr.write(`${JSON.stringify({ error: errorPayload(usage) })}\n`);
+      }
+      return ok ? 0 : 2;
     }
-    const json = program.opts<{ json?: boolean }>().json === true;
-    if (ScratchpadError.isInstance(error)) {
+    if (isClosedOutput(error)) return 0;
+    const json = jsonErrors || program.opts<{ json?: boolean }>().json === true;
+    if (outputErrorCode(error)) {
+      const failure = outputFailure(error);
       io.stderr.write(
-        json ? `${JSON.stringify({ error: errorPayload(error) })}\n` : `scratchpad: ${formatError(error)}\n`,
+        json
+          ? `${JSON.stringify({ error: errorPayload(failure) })}\n`
+          : `scratchpad: ${formatError(failure)}\n`,
+      );
+      return 1;
+    }
+    if (ScratchpadError.isInstance(error)) {
+      const worded = cliWording(error);
+      io.stderr.write(
+        json
+          ? `${JSON.stringify({ error: errorPayload(worded) })}\n`
+          : `scratchpad: ${formatError(worded)}\n`,
       );
       return error.details.usage === true ? 2 : 1;
     }

@@ -89,13 +89,23 @@ export class Scratchpad {
       const stored = await this.driver.doGetEntry(session, name);
       const current = stored && !isExpired(stored, this.#context.now()) ? stored : undefined;
       checkPrecondition(current, options.ifVersion, name, options.mode === 'create');
-      const outcome =
-        options.mode === 'append' && current
-          ? await appendContent(this.#context, current, content, options)
-          : await replaceContent(this.#context, session, name, current, content, options, stored);
+      let outcome: WriteResult | undefined;
+      try {
+        outcome =
+          options.mode === 'append' && current
+            ? await appendContent(this.#context, current, content, options)
+            : await replaceContent(this.#context, session, name, current, content, options, stored);
+      } catch (error) {
+        // An append reads the entry's last chunk: another writer replacing it meanwhile is a lost race too.
+        const changed =
+          ScratchpadError.hasCode(error, 'VERSION_CONFLICT') && error.details.changedWhileReading === true;
+        if (!changed || !retryable) throw error;
+      }
       if (outcome) return outcome;
       if (!retryable || attempt >= MAX_RETRIES)
-        throw conflict(name, await this.#live(session, name), options.ifVersion);
+        throw conflict(name, await this.#live(session, name), options.ifVersion, attempt + 1);
+      // Writers that lost a race retry at spread-out moments, so a crowd of them does not collide again.
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * (attempt + 1)));
     }
   }
 

@@ -87,13 +87,27 @@ export function conflict(
   name: string,
   current: EntryRecord | undefined,
   expected: number | undefined,
+  attempts = MAX_RETRIES + 1,
 ): ScratchpadError {
   const actual = current?.version ?? 0;
+  if (expected === undefined) {
+    return new ScratchpadError(
+      'VERSION_CONFLICT',
+      attempts === 1
+        ? `"${name}" changed while writing, and the content was a stream, which cannot be replayed: nothing was written.`
+        : `"${name}" kept changing while writing; gave up after ${attempts} attempts: nothing was written.`,
+      {
+        hint:
+          attempts === 1
+            ? 'Write it again (give bytes or a string to have concurrent writes retried).'
+            : 'Another writer changes it continuously; write it again later.',
+        details: { name, expected, actual, attempts },
+      },
+    );
+  }
   return new ScratchpadError(
     'VERSION_CONFLICT',
-    expected === undefined
-      ? `"${name}" kept changing while writing; gave up after ${MAX_RETRIES + 1} attempts.`
-      : `"${name}" is at version ${actual}, not ${expected}: someone else changed it.`,
+    `"${name}" is at version ${actual}, not ${expected}: someone else changed it.`,
     {
       hint:
         actual === 0

@@ -111,7 +111,7 @@ export class ContentReader {
         `Entry "${record.name}" changed while it was being read (version ${record.version} is gone).`,
         {
           hint: 'Read it again.',
-          details: { expected: record.version, actual: current?.version ?? null },
+          details: { expected: record.version, actual: current?.version ?? null, changedWhileReading: true },
         },
       );
     }
