@@ -1,17 +1,23 @@
 /**
- * Store benchmark: `npm run bench:store` (builds dist/ first, then `node --expose-gc bench/store.js`).
+ * Store benchmark: `npm run bench:store [-- options]` (builds dist/ first, then `node --expose-gc bench/store.js`).
  *
- * Through the service (`createScratchpad` over the SQLite driver opened by path, default 256 KiB chunks and default
- * layout: the first MiB of an entry in the database, the rest in a side file under `store.db.blobs/`), in one run:
- *   1. offload throughput of a 100 MiB entry, next to fs.writeFile + fsync of the same bytes, and next to the same
- *      write into a store that keeps everything inside the database (`inlineBytes: Infinity`); plus the layout
- *      the entry got (chunks inline and in side files);
- *   2. grep throughput on that entry (a literal and a regex), next to `rg -c` on the same bytes in a file;
- *   3. median and p95 latency of a 2,000-character range read at random offsets, for 1 MiB, 100 MiB and 1 GiB
- *      entries (the 1 GiB entry is written by streaming, never as one string);
- *   4. peak RSS while reading slices of the 1 GiB entry, in a fresh child process.
- * Prints a table with the targets and writes bench/results/store.json. Everything lives in a temporary
- * directory that is deleted at the end. Options: --reads N (default 1000), --keep (keep the directory).
+ * Runs the same measurements through the service on SQLite (a file store in a temporary directory) and on every
+ * `--store postgres://…` given (a schema of its own, dropped at the end), and prints them side by side:
+ *   1. offload: a 100 MiB write, paired with fs.writeFile + fsync of the same bytes; the order alternates pair by
+ *      pair and the figure is the median (and range) of the per-pair ratios, so machine load hits both sides;
+ *   2. grep of the big entry (default 1 GiB, streamed in) for a literal, an alternation and a case-insensitive
+ *      pattern, each paired and alternated with `rg -c` on the same bytes in a file (answers must agree), and the
+ *      worst event-loop delay seen during one grep of each (perf_hooks.monitorEventLoopDelay);
+ *   3. random 2,000-character range reads of 1 MiB, 100 MiB and the big entry, warm (page cache as it is) and
+ *      cold (the store's files dropped from the page cache before every read with posix_fadvise DONTNEED, through
+ *      GNU dd, and the store reopened; SQLite only: PostgreSQL's cache is the server's);
+ *   4. peak RSS while reading slices of the big entry, in a fresh child process (SQLite);
+ *   5. small writes against raw better-sqlite3 and first-search figures, when `bench/small-writes.js` and
+ *      `bench/first-search.js` exist (run as children with `--json`; their own options apply).
+ * Prints tables with the targets and writes bench/results/store.json. Options:
+ *   --size-mib N     size of the big entry (default 1024)        --pairs N   pairs per comparison (default 5)
+ *   --reads N        warm reads per entry (default 1000)          --cold-reads N  cold reads (default 100)
+ *   --store URL      also run on this store (postgres://…; repeatable)            --keep  keep the directory
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -22,205 +28,71 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { logBuffer, logPieces, random } from './lib/log-text.js';
 import { MIB, median, printTable, quantile, round, time } from './lib/measure.js';
+import { dropFromPageCache, pageCacheUnavailable, residentBytes } from './lib/page-cache.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const distIndex = join(here, '..', 'dist', 'index.js');
-if (!existsSync(distIndex)) {
+if (!existsSync(join(here, '..', 'dist', 'index.js'))) {
   console.error('dist/ is missing: run `npm run build` first (or `npm run bench:store`, which builds).');
   process.exit(1);
 }
 const { createScratchpad } = await import('../dist/index.js');
 const { createSqliteDriver } = await import('../dist/stores/sqlite/index.js');
+const { probeEventLoop } = await import('../dist/testing/event-loop-probe.js');
 
-const argumentsGiven = process.argv.slice(2);
+const given = process.argv.slice(2);
 const option = (flag, fallback) => {
-  const index = argumentsGiven.indexOf(flag);
-  return index === -1 ? fallback : Number(argumentsGiven[index + 1]);
+  const index = given.indexOf(flag);
+  return index === -1 ? fallback : Number(given[index + 1]);
 };
+const SIZE_MIB = option('--size-mib', 1024);
+const PAIRS = option('--pairs', 5);
 const READS = option('--reads', 1000);
-const KEEP = argumentsGiven.includes('--keep');
-const RUNS = 3;
+const COLD_READS = option('--cold-reads', 100);
+const KEEP = given.includes('--keep');
+const STORE_URLS = given.flatMap((value, index) => (given[index - 1] === '--store' ? [value] : []));
 const SESSION = 'bench';
 const RIPGREP = ['/usr/bin/rg', '/usr/local/bin/rg'].find((path) => existsSync(path));
+const PATTERNS = [
+  { label: 'literal ERROR', pattern: 'ERROR', ignoreCase: false },
+  { label: 'alternation timeout|declined', pattern: 'timeout|declined', ignoreCase: false },
+  { label: 'case-insensitive -i error', pattern: 'error', ignoreCase: true },
+];
 
 const directory = await mkdtemp(join(tmpdir(), 'scratchpad-bench-'));
+const cleanups = [];
 const cleanup = async () => {
+  for (const step of cleanups.reverse()) await step().catch(() => {});
   if (!KEEP) await rm(directory, { recursive: true, force: true });
 };
 process.once('SIGINT', () => {
   cleanup().finally(() => process.exit(130));
 });
-
-const results = { startedAt: new Date().toISOString(), environment: environment() };
 const log = (message) => console.error(`· ${message}`);
 
+const results = {
+  startedAt: new Date().toISOString(),
+  environment: environment(),
+  options: { sizeMiB: SIZE_MIB, pairs: PAIRS, reads: READS, coldReads: COLD_READS },
+  stores: [],
+};
+
 try {
-  const databasePath = join(directory, 'store.db');
-  const driver = createSqliteDriver({ path: databasePath });
-  const pad = createScratchpad({ driver });
-  // A second connection to the same file, for checkpoints and for looking at the layout.
-  const database = new Database(databasePath);
-  results.environment.sqlite = database.prepare('SELECT sqlite_version() AS version').get().version;
-  const inlinePath = join(directory, 'inline.db');
-  const inlineDriver = createSqliteDriver({ path: inlinePath, inlineBytes: Number.POSITIVE_INFINITY });
-  const inlinePad = createScratchpad({ driver: inlineDriver });
-  const inlineDatabase = new Database(inlinePath);
+  // The plain-file side of every comparison: the big entry's bytes in a file, for rg.
+  const bigPath = join(directory, 'big.log');
+  log(`generating ${SIZE_MIB} MiB of log text into a plain file`);
+  const bigFile = await open(bigPath, 'w');
+  for (const piece of logPieces(SIZE_MIB * MIB, { seed: 3 })) await bigFile.write(piece);
+  await bigFile.sync();
+  await bigFile.close();
 
-  // 1. Offload throughput: the same 100 MiB through Scratchpad.write and through fs.writeFile + fsync.
-  log('generating 100 MiB of log text');
-  let buffer = logBuffer(100 * MIB, { seed: 7 });
-  const plainPath = join(directory, 'plain.log');
-  const plainMs = [];
-  const writeMs = [];
-  const checkpointMs = [];
-  const inlineWriteMs = [];
-  const inlineCheckpointMs = [];
-  for (let run = 0; run < RUNS; run++) {
-    log(`offload run ${run + 1}/${RUNS}`);
-    plainMs.push(
-      (
-        await time(async () => {
-          const handle = await open(plainPath, 'w');
-          await handle.writeFile(buffer);
-          await handle.sync();
-          await handle.close();
-        })
-      ).ms,
-    );
-    globalThis.gc?.();
-    writeMs.push((await time(() => pad.write(SESSION, 'log-100m', buffer))).ms);
-    checkpointMs.push((await time(() => database.pragma('wal_checkpoint(TRUNCATE)'))).ms);
-    globalThis.gc?.();
-    inlineWriteMs.push((await time(() => inlinePad.write(SESSION, 'log-100m', buffer))).ms);
-    inlineCheckpointMs.push((await time(() => inlineDatabase.pragma('wal_checkpoint(TRUNCATE)'))).ms);
-  }
-  await inlinePad.close();
-  inlineDatabase.close();
-  const plainMiBps = buffer.byteLength / MIB / (median(plainMs) / 1000);
-  const writeMiBps = buffer.byteLength / MIB / (median(writeMs) / 1000);
-  const durableMiBps = buffer.byteLength / MIB / ((median(writeMs) + median(checkpointMs)) / 1000);
-  const inlineMiBps = buffer.byteLength / MIB / (median(inlineWriteMs) / 1000);
-  const inlineDurableMiBps =
-    buffer.byteLength / MIB / ((median(inlineWriteMs) + median(inlineCheckpointMs)) / 1000);
-  results.offload = {
-    bytes: buffer.byteLength,
-    runs: RUNS,
-    scratchpadWriteMs: writeMs.map((ms) => round(ms, 1)),
-    plainWriteFsyncMs: plainMs.map((ms) => round(ms, 1)),
-    checkpointMs: checkpointMs.map((ms) => round(ms, 1)),
-    scratchpadMiBps: round(writeMiBps, 1),
-    scratchpadWithCheckpointMiBps: round(durableMiBps, 1),
-    plainMiBps: round(plainMiBps, 1),
-    ratio: round(writeMiBps / plainMiBps, 3),
-    inlineOnly: {
-      scratchpadWriteMs: inlineWriteMs.map((ms) => round(ms, 1)),
-      checkpointMs: inlineCheckpointMs.map((ms) => round(ms, 1)),
-      scratchpadMiBps: round(inlineMiBps, 1),
-      scratchpadWithCheckpointMiBps: round(inlineDurableMiBps, 1),
-      ratio: round(inlineMiBps / plainMiBps, 3),
-    },
-  };
-  results.layout = layoutOf(database, databasePath, SESSION, 'log-100m');
-
-  // 2. Grep throughput on the same bytes: Scratchpad.grep vs rg -c.
-  results.grep = [];
-  for (const pattern of ['ERROR', 'status=5\\d\\d']) {
-    log(`grep ${pattern}`);
-    const oursMs = [];
-    let ours;
-    for (let run = 0; run < RUNS; run++) {
-      const measured = await time(() =>
-        pad.grep(SESSION, 'log-100m', { pattern, maxMatches: 10, timeoutMs: 600_000 }),
-      );
-      oursMs.push(measured.ms);
-      ours = measured.value.total;
-    }
-    const row = {
-      pattern,
-      bytes: buffer.byteLength,
-      matchingLines: ours,
-      scratchpadMs: oursMs.map((ms) => round(ms, 1)),
-    };
-    row.scratchpadMiBps = round(buffer.byteLength / MIB / (median(oursMs) / 1000), 1);
-    if (RIPGREP) {
-      const ripgrepMs = [];
-      let theirs;
-      for (let run = 0; run < RUNS; run++) {
-        const measured = await time(() =>
-          spawnSync(RIPGREP, ['-c', pattern, plainPath], { encoding: 'utf8' }),
-        );
-        if (measured.value.status !== 0) throw new Error(`rg failed: ${measured.value.stderr}`);
-        ripgrepMs.push(measured.ms);
-        theirs = Number(measured.value.stdout.trim());
-      }
-      if (theirs !== ours)
-        throw new Error(`grep ${pattern}: scratchpad counted ${ours} lines, ripgrep ${theirs}`);
-      row.ripgrepMs = ripgrepMs.map((ms) => round(ms, 1));
-      row.ripgrepMiBps = round(buffer.byteLength / MIB / (median(ripgrepMs) / 1000), 1);
-      row.ratio = round(median(ripgrepMs) / median(oursMs), 3);
-    }
-    results.grep.push(row);
-  }
-  if (!RIPGREP)
-    console.error('ripgrep not found: install it to compare grep throughput (apt-get install ripgrep).');
-  buffer = undefined;
-  globalThis.gc?.();
-
-  // 3. Random 2,000-character range reads at three sizes.
-  log('writing the 1 MiB entry');
-  await pad.write(SESSION, 'log-1m', logBuffer(1 * MIB, { seed: 1 }));
-  log('writing the 1 GiB entry (streamed)');
-  const big = await time(() => pad.write(SESSION, 'log-1g', toAsync(logPieces(1024 * MIB, { seed: 3 }))));
-  results.streamedWrite = {
-    bytes: big.value.entry.bytes,
-    ms: round(big.ms, 0),
-    MiBps: round(big.value.entry.bytes / MIB / (big.ms / 1000), 1),
-  };
-  results.reads = [];
-  for (const [label, name] of [
-    ['1 MiB', 'log-1m'],
-    ['100 MiB', 'log-100m'],
-    ['1 GiB', 'log-1g'],
+  for (const store of [
+    { label: 'SQLite', url: undefined },
+    ...STORE_URLS.map((url) => ({ label: labelOf(url), url })),
   ]) {
-    log(`${READS} random reads of ${label}`);
-    const entry = await pad.get(SESSION, name);
-    const next = random(11);
-    const rangeRead = async () => {
-      const start = Math.floor(next() * (entry.chars - 2000));
-      return pad.read(SESSION, name, { type: 'range', start, end: start + 2000 });
-    };
-    for (let warm = 0; warm < 50; warm++) {
-      const read = await rangeRead();
-      if ([...read.content].length !== 2000)
-        throw new Error(`a read of ${name} returned ${[...read.content].length} characters`);
-    }
-    const samples = [];
-    for (let index = 0; index < READS; index++) samples.push((await time(rangeRead)).ms);
-    results.reads.push({
-      entry: label,
-      bytes: entry.bytes,
-      chars: entry.chars,
-      chunks: Math.ceil(entry.bytes / (256 * 1024)),
-      reads: READS,
-      medianMs: round(median(samples), 4),
-      p95Ms: round(quantile(samples, 0.95), 4),
-    });
+    log(`— ${store.label} —`);
+    results.stores.push(await benchStore(store, bigPath));
   }
-  await pad.close();
-  database.close();
-
-  // 4. Peak RSS while reading slices of the 1 GiB entry, in a fresh process.
-  log('reading slices of the 1 GiB entry in a child process');
-  const child = spawnSync(
-    process.execPath,
-    ['--expose-gc', join(here, 'lib', 'read-memory.js'), databasePath, SESSION, 'log-1g'],
-    {
-      encoding: 'utf8',
-    },
-  );
-  if (child.status !== 0) throw new Error(`memory child failed: ${child.stderr}`);
-  results.memory = JSON.parse(child.stdout.trim().split('\n').pop());
-
+  results.companions = companions();
   report(results);
   await mkdir(join(here, 'results'), { recursive: true });
   await writeFile(join(here, 'results', 'store.json'), `${JSON.stringify(results, null, 2)}\n`);
@@ -229,90 +101,377 @@ try {
   await cleanup();
 }
 
-function report(results) {
-  const byEntry = Object.fromEntries(results.reads.map((read) => [read.entry, read]));
-  const targets = [];
-  const target = (name, value, text, pass) => targets.push({ name, value, target: text, pass });
-  target(
-    'read 2,000 chars of 100 MiB, median',
-    byEntry['100 MiB'].medianMs,
-    '<= 1 ms',
-    byEntry['100 MiB'].medianMs <= 1,
-  );
-  const scale = byEntry['1 GiB'].medianMs / byEntry['1 MiB'].medianMs;
-  target('read median 1 GiB / 1 MiB', round(scale, 2), '<= 2x', scale <= 2);
-  target('offload vs writeFile+fsync', results.offload.ratio, '>= 0.5x', results.offload.ratio >= 0.5);
-  for (const grep of results.grep) {
-    if (grep.ratio !== undefined)
-      target(`grep ${grep.pattern} vs rg -c`, grep.ratio, '>= 0.25x', grep.ratio >= 0.25);
-  }
-  target(
-    'peak RSS reading slices of the 1 GiB entry (MiB)',
-    results.memory.slicesPeakRssMiB,
-    '< 150 MiB',
-    results.memory.slicesPeakRssMiB < 150,
-  );
-  results.targets = targets;
+/** One store's figures. */
+async function benchStore(store, bigPath) {
+  const opened = await openStore(store);
+  let pad = createScratchpad({ driver: opened.driver });
+  const out = { store: store.label };
 
+  // 1. Offload: 100 MiB through Scratchpad.write, paired and alternated with writeFile + fsync.
+  let buffer = logBuffer(100 * MIB, { seed: 7 });
+  const plainPath = join(directory, 'plain.log');
+  const plainWrite = async () => {
+    const handle = await open(plainPath, 'w');
+    await handle.writeFile(buffer);
+    await handle.sync();
+    await handle.close();
+  };
+  const offload = await paired(`offload 100 MiB`, () => pad.write(SESSION, 'log-100m', buffer), plainWrite);
+  out.offload = {
+    bytes: buffer.byteLength,
+    ...offload.summary,
+    scratchpadMiBps: round(buffer.byteLength / MIB / (median(offload.oursMs) / 1000), 1),
+    plainMiBps: round(buffer.byteLength / MIB / (median(offload.theirsMs) / 1000), 1),
+  };
+  buffer = undefined;
+  globalThis.gc?.();
+
+  // 2. The big entry, streamed in, and grep against rg on the same bytes.
+  log(`writing the ${SIZE_MIB} MiB entry (streamed)`);
+  const big = await time(() =>
+    pad.write(SESSION, 'log-big', toAsync(logPieces(SIZE_MIB * MIB, { seed: 3 }))),
+  );
+  out.streamedWrite = {
+    bytes: big.value.entry.bytes,
+    ms: round(big.ms, 0),
+    MiBps: round(big.value.entry.bytes / MIB / (big.ms / 1000), 1),
+  };
+  out.grep = [];
+  for (const { label, pattern, ignoreCase } of PATTERNS) {
+    const options = { pattern, ignoreCase, maxMatches: 10, timeoutMs: 3_600_000 };
+    let ours;
+    let theirs;
+    const row = { label, pattern, ignoreCase, bytes: big.value.entry.bytes };
+    if (RIPGREP) {
+      const comparison = await paired(
+        `grep ${label}`,
+        async () => {
+          ours = (await pad.grep(SESSION, 'log-big', options)).total;
+        },
+        async () => {
+          const result = spawnSync(RIPGREP, ['-c', ...(ignoreCase ? ['-i'] : []), pattern, bigPath], {
+            encoding: 'utf8',
+          });
+          if (result.status !== 0) throw new Error(`rg failed: ${result.stderr}`);
+          theirs = Number(result.stdout.trim());
+        },
+      );
+      if (theirs !== ours)
+        throw new Error(`grep ${pattern}: scratchpad counted ${ours} lines, ripgrep ${theirs}`);
+      Object.assign(row, comparison.summary, {
+        scratchpadMiBps: round(row.bytes / MIB / (median(comparison.oursMs) / 1000), 1),
+        ripgrepMiBps: round(row.bytes / MIB / (median(comparison.theirsMs) / 1000), 1),
+      });
+    }
+    const probe = await probeEventLoop(() => pad.grep(SESSION, 'log-big', options));
+    row.matchingLines = probe.value.total;
+    row.worstEventLoopDelayMs = round(probe.worstDelayMs, 1);
+    out.grep.push(row);
+  }
+  if (!RIPGREP)
+    console.error('ripgrep not found: install it to compare grep throughput (apt-get install ripgrep).');
+
+  // 3. Random 2,000-character range reads, warm and cold.
+  await pad.write(SESSION, 'log-1m', logBuffer(1 * MIB, { seed: 1 }));
+  const entries = [
+    ['1 MiB', 'log-1m'],
+    ['100 MiB', 'log-100m'],
+    [`${SIZE_MIB} MiB`, 'log-big'],
+  ];
+  out.reads = [];
+  for (const [label, name] of entries) {
+    log(`${READS} warm reads of ${label}`);
+    const samples = await rangeReads(pad, name, READS, 11);
+    out.reads.push({
+      entry: label,
+      name,
+      reads: READS,
+      medianMs: round(median(samples), 4),
+      p95Ms: round(quantile(samples, 0.95), 4),
+    });
+  }
+  const coldUnavailable = opened.files
+    ? pageCacheUnavailable()
+    : 'the server owns its cache (shared_buffers and its files)';
+  if (coldUnavailable) {
+    out.coldReads = { skipped: coldUnavailable };
+  } else {
+    await pad.close();
+    opened.checkpoint();
+    out.coldReads = {
+      method: 'posix_fadvise(DONTNEED) on store.db, -wal and side files via dd, store reopened',
+      rows: [],
+    };
+    for (const [label, name] of entries) {
+      log(`${COLD_READS} cold reads of ${label}`);
+      const samples = [];
+      let resident;
+      const next = random(23);
+      for (let index = 0; index < COLD_READS; index++) {
+        const reopened = createScratchpad({ driver: opened.reopen() });
+        const entry = await reopened.get(SESSION, name);
+        const start = Math.floor(next() * (entry.chars - 2000));
+        dropFromPageCache(opened.files());
+        if (index === 0)
+          resident = opened.files().reduce((sum, path) => sum + (residentBytes(path) ?? Number.NaN), 0);
+        const read = await time(() =>
+          reopened.read(SESSION, name, { type: 'range', start, end: start + 2000 }),
+        );
+        if ([...read.value.content].length !== 2000) throw new Error(`a cold read of ${name} was short`);
+        samples.push(read.ms);
+        await reopened.close();
+      }
+      out.coldReads.rows.push({
+        entry: label,
+        reads: COLD_READS,
+        medianMs: round(median(samples), 3),
+        p95Ms: round(quantile(samples, 0.95), 3),
+        residentBytesAfterDrop: resident,
+      });
+    }
+    pad = createScratchpad({ driver: opened.reopen() });
+  }
+  await pad.close();
+
+  // 4. Peak RSS reading slices of the big entry in a fresh process (SQLite).
+  if (opened.databasePath) {
+    log('reading slices of the big entry in a child process');
+    const child = spawnSync(
+      process.execPath,
+      ['--expose-gc', join(here, 'lib', 'read-memory.js'), opened.databasePath, SESSION, 'log-big'],
+      { encoding: 'utf8' },
+    );
+    if (child.status !== 0) throw new Error(`memory child failed: ${child.stderr}`);
+    out.memory = JSON.parse(child.stdout.trim().split('\n').pop());
+  }
+  await opened.close();
+  return out;
+}
+
+/**
+ * Runs `ours` and `theirs` PAIRS times each, alternating which goes first, and summarizes the per-pair ratios
+ * theirs/ours (above 1: ours is faster).
+ */
+async function paired(label, ours, theirs) {
+  const oursMs = [];
+  const theirsMs = [];
+  const ratios = [];
+  for (let pair = 0; pair < PAIRS; pair++) {
+    log(`${label}: pair ${pair + 1}/${PAIRS}`);
+    globalThis.gc?.();
+    let a;
+    let b;
+    if (pair % 2 === 0) {
+      a = (await time(ours)).ms;
+      globalThis.gc?.();
+      b = (await time(theirs)).ms;
+    } else {
+      b = (await time(theirs)).ms;
+      globalThis.gc?.();
+      a = (await time(ours)).ms;
+    }
+    oursMs.push(a);
+    theirsMs.push(b);
+    ratios.push(b / a);
+  }
+  return {
+    oursMs,
+    theirsMs,
+    summary: {
+      pairs: PAIRS,
+      scratchpadMs: oursMs.map((ms) => round(ms, 1)),
+      otherMs: theirsMs.map((ms) => round(ms, 1)),
+      ratioMedian: round(median(ratios), 3),
+      ratioMin: round(Math.min(...ratios), 3),
+      ratioMax: round(Math.max(...ratios), 3),
+    },
+  };
+}
+
+async function rangeReads(pad, name, count, seed) {
+  const entry = await pad.get(SESSION, name);
+  const next = random(seed);
+  const rangeRead = async () => {
+    const start = Math.floor(next() * (entry.chars - 2000));
+    const read = await pad.read(SESSION, name, { type: 'range', start, end: start + 2000 });
+    if ([...read.content].length !== 2000)
+      throw new Error(`a read of ${name} returned ${[...read.content].length} characters`);
+  };
+  for (let warm = 0; warm < 50; warm++) await rangeRead();
+  const samples = [];
+  for (let index = 0; index < count; index++) samples.push((await time(rangeRead)).ms);
+  return samples;
+}
+
+/** A driver for `store`, with what the cold reads need (its files, reopening, a checkpoint). */
+async function openStore(store) {
+  if (store.url === undefined) {
+    const databasePath = join(directory, 'store.db');
+    const driver = createSqliteDriver({ path: databasePath });
+    const database = new Database(databasePath);
+    results.environment.sqlite = database.prepare('SELECT sqlite_version() AS version').get().version;
+    return {
+      driver,
+      databasePath,
+      reopen: () => createSqliteDriver({ path: databasePath }),
+      checkpoint: () => database.pragma('wal_checkpoint(TRUNCATE)'),
+      files: () => {
+        const blobs = `${databasePath}.blobs`;
+        const sideFiles = existsSync(blobs) ? readdirSync(blobs).map((name) => join(blobs, name)) : [];
+        return [databasePath, `${databasePath}-wal`, ...sideFiles];
+      },
+      close: async () => database.close(),
+    };
+  }
+  const { createPostgresDriver } = await import('../dist/stores/postgres/index.js');
+  const schema = `scratchpad_bench_${process.pid}`;
+  const driver = await createPostgresDriver({ connectionString: store.url, schema });
+  const pg = (await import('pg')).default;
+  const dropSchema = async () => {
+    const client = new pg.Client({ connectionString: store.url });
+    await client.connect();
+    await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await client.end();
+  };
+  cleanups.push(dropSchema);
+  return { driver, close: async () => {} };
+}
+
+/** Figures of the companion benchmarks, when they exist: small writes and first search. */
+function companions() {
+  const out = {};
+  for (const [key, file] of [
+    ['smallWrites', 'small-writes.js'],
+    ['firstSearch', 'first-search.js'],
+  ]) {
+    const path = join(here, file);
+    if (!existsSync(path)) {
+      out[key] = { skipped: `bench/${file} does not exist` };
+      continue;
+    }
+    log(`running bench/${file}`);
+    const storeArguments = STORE_URLS.flatMap((url) => ['--store', url]);
+    const child = spawnSync(process.execPath, ['--expose-gc', path, '--json', ...storeArguments], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const lastLine = child.stdout.trim().split('\n').pop() ?? '';
+    try {
+      out[key] = JSON.parse(lastLine);
+    } catch {
+      out[key] = { status: child.status, output: child.stdout.slice(-2000) };
+    }
+  }
+  return out;
+}
+
+function report(results) {
+  const stores = results.stores;
+  const header = (title) => [title, ...stores.map((store) => store.store)];
+  const ratio = (summary) =>
+    summary.ratioMedian === undefined
+      ? 'n/a'
+      : `${summary.ratioMedian}x (${summary.ratioMin}–${summary.ratioMax})`;
   console.log(
-    `\nStore benchmark (SQLite ${results.environment.sqlite}, Node ${results.environment.node}, ${results.environment.cpus} CPUs, load ${results.environment.loadavg.join(' ')})\n`,
+    `\nStore benchmark (SQLite ${results.environment.sqlite}, Node ${results.environment.node}, ${results.environment.cpus} CPUs, load ${results.environment.loadavg.join(' ')}; ${PAIRS} alternated pairs per comparison)\n`,
   );
-  printTable(
-    ['entry', 'chunks', 'reads', 'median ms', 'p95 ms'],
-    results.reads.map((read) => [read.entry, read.chunks, read.reads, read.medianMs, read.p95Ms]),
-  );
-  console.log('');
-  const offload = results.offload;
-  printTable(
-    ['offload 100 MiB', 'MiB/s'],
+  printTable(header('offload 100 MiB vs writeFile+fsync'), [
+    ['Scratchpad.write MiB/s', ...stores.map((store) => store.offload.scratchpadMiBps)],
+    ['writeFile+fsync MiB/s', ...stores.map((store) => store.offload.plainMiBps)],
+    ['per-pair ratio: median (range)', ...stores.map((store) => ratio(store.offload))],
     [
-      ['Scratchpad.write (SQLite + side file, default layout)', offload.scratchpadMiBps],
-      ['Scratchpad.write + wal_checkpoint(TRUNCATE)', offload.scratchpadWithCheckpointMiBps],
-      ['Scratchpad.write, everything inline (inlineBytes: Infinity)', offload.inlineOnly.scratchpadMiBps],
-      ['  + wal_checkpoint(TRUNCATE)', offload.inlineOnly.scratchpadWithCheckpointMiBps],
-      ['fs.writeFile + fsync', offload.plainMiBps],
-      ['1 GiB streamed write, incl. generating the text (async iterable)', results.streamedWrite.MiBps],
+      `${SIZE_MIB} MiB streamed write MiB/s (incl. generating)`,
+      ...stores.map((store) => store.streamedWrite.MiBps),
     ],
-  );
+  ]);
   console.log('');
-  const layout = results.layout;
-  printTable(
-    ['layout of the 100 MiB entry', 'chunks', 'MiB'],
-    [
-      ['inline in store.db', layout.inlineChunks, round(layout.inlineBytes / MIB, 2)],
-      [
-        `in side files (${layout.entryFiles} file${layout.entryFiles === 1 ? '' : 's'} under store.db.blobs/)`,
-        layout.externalChunks,
-        round(layout.externalBytes / MIB, 2),
-      ],
-      ['store.db on disk (after checkpoint)', '', round(layout.databaseFileBytes / MIB, 2)],
-      [
-        `store.db.blobs/ on disk (${layout.blobFiles} files, incl. replaced versions kept 10 min for readers)`,
-        '',
-        round(layout.blobDirectoryBytes / MIB, 2),
-      ],
-    ],
-  );
+  const grepRows = [];
+  for (const [index, { label }] of PATTERNS.entries()) {
+    grepRows.push([
+      `${label}: Scratchpad MiB/s`,
+      ...stores.map((store) => store.grep[index].scratchpadMiBps ?? 'n/a'),
+    ]);
+    grepRows.push([`  rg -c MiB/s`, ...stores.map((store) => store.grep[index].ripgrepMiBps ?? 'n/a')]);
+    grepRows.push([`  vs rg: median (range)`, ...stores.map((store) => ratio(store.grep[index]))]);
+    grepRows.push([
+      `  worst event-loop delay ms`,
+      ...stores.map((store) => store.grep[index].worstEventLoopDelayMs),
+    ]);
+  }
+  printTable(header(`grep ${SIZE_MIB} MiB`), grepRows);
   console.log('');
-  printTable(
-    ['grep 100 MiB', 'lines', 'Scratchpad MiB/s', 'rg -c MiB/s'],
-    results.grep.map((grep) => [
-      grep.pattern,
-      grep.matchingLines,
-      grep.scratchpadMiBps,
-      grep.ripgrepMiBps ?? 'n/a',
-    ]),
-  );
+  const readRows = [];
+  for (const [index, read] of stores[0].reads.entries()) {
+    readRows.push([
+      `${read.entry} warm: median / p95 ms`,
+      ...stores.map((store) => `${store.reads[index].medianMs} / ${store.reads[index].p95Ms}`),
+    ]);
+    readRows.push([
+      `${read.entry} cold: median / p95 ms`,
+      ...stores.map((store) => {
+        const row = store.coldReads.rows?.[index];
+        return row ? `${row.medianMs} / ${row.p95Ms}` : 'n/a';
+      }),
+    ]);
+  }
+  printTable(header('2,000-character range reads'), readRows);
+  for (const store of stores)
+    if (store.coldReads.skipped) console.log(`  ${store.store}: no cold reads (${store.coldReads.skipped})`);
   console.log('');
-  const memory = results.memory;
+  const memory = stores[0].memory;
   printTable(
-    ['memory (child process, 1 GiB entry)', 'MiB'],
+    ['memory (child process, big entry, SQLite)', 'MiB'],
     [
       ['RSS at start', memory.baselineRssMiB],
-      ['peak RSS over 1,203 slice reads', memory.slicesPeakRssMiB],
+      ['peak RSS over slice reads', memory.slicesPeakRssMiB],
       ['peak RSS including a full streamed pass', memory.peakRssMiB],
     ],
   );
+  for (const [key, value] of Object.entries(results.companions)) {
+    console.log(`\n${key}: ${value.skipped ?? JSON.stringify(value)}`);
+  }
+
+  const targets = [];
+  const target = (name, value, text, pass) => targets.push({ name, value, target: text, pass });
+  for (const store of stores) {
+    const byEntry = Object.fromEntries(store.reads.map((read) => [read.name, read]));
+    target(
+      `${store.store}: read 2,000 chars of 100 MiB, median ms`,
+      byEntry['log-100m'].medianMs,
+      '<= 1 ms',
+      byEntry['log-100m'].medianMs <= 1,
+    );
+    const scale = byEntry['log-big'].medianMs / byEntry['log-1m'].medianMs;
+    target(`${store.store}: read median big / 1 MiB`, round(scale, 2), '<= 2x', scale <= 2);
+    target(
+      `${store.store}: offload vs writeFile+fsync`,
+      store.offload.ratioMedian,
+      '>= 0.5x',
+      store.offload.ratioMedian >= 0.5,
+    );
+    for (const grep of store.grep) {
+      if (grep.ratioMedian !== undefined)
+        target(
+          `${store.store}: grep ${grep.label} vs rg -c`,
+          grep.ratioMedian,
+          '>= 0.5x',
+          grep.ratioMedian >= 0.5,
+        );
+      target(
+        `${store.store}: worst event-loop delay during grep ${grep.label}, ms`,
+        grep.worstEventLoopDelayMs,
+        '<= 50 ms',
+        grep.worstEventLoopDelayMs <= 50,
+      );
+    }
+  }
+  target(
+    'peak RSS reading slices of the big entry (MiB)',
+    memory.slicesPeakRssMiB,
+    '< 150 MiB',
+    memory.slicesPeakRssMiB < 150,
+  );
+  results.targets = targets;
   console.log('');
   printTable(
     ['target', 'measured', 'target', 'result'],
@@ -320,27 +479,9 @@ function report(results) {
   );
 }
 
-/** Where the chunks of one entry are stored, and what the store occupies on disk. */
-function layoutOf(database, databasePath, session, name) {
-  const row = database
-    .prepare(
-      `SELECT count(*) FILTER (WHERE chunks.file IS NULL) AS inlineChunks,
-              coalesce(sum(chunks.bytes) FILTER (WHERE chunks.file IS NULL), 0) AS inlineBytes,
-              count(chunks.file) AS externalChunks,
-              coalesce(sum(chunks.bytes) FILTER (WHERE chunks.file IS NOT NULL), 0) AS externalBytes,
-              count(DISTINCT chunks.file) AS entryFiles
-       FROM entries JOIN chunks ON chunks.content = entries.content
-       WHERE entries.session = ? AND entries.name = ?`,
-    )
-    .get(session, name);
-  const blobDirectory = `${databasePath}.blobs`;
-  const files = existsSync(blobDirectory) ? readdirSync(blobDirectory) : [];
-  return {
-    ...row,
-    blobFiles: files.length,
-    blobDirectoryBytes: files.reduce((sum, file) => sum + statSync(join(blobDirectory, file)).size, 0),
-    databaseFileBytes: statSync(databasePath).size,
-  };
+function labelOf(url) {
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return 'PostgreSQL';
+  throw new Error(`--store takes a postgres:// URL (SQLite always runs), got ${url}`);
 }
 
 function environment() {

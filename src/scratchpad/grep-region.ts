@@ -7,10 +7,18 @@ export interface RegionQuery {
   end: number;
   /** The region ends the entry: an empty match at its very end still belongs to its last line. */
   last: boolean;
-  /** The first `exact` results are where the line's first match starts; later ones only name the line. */
+  /** Where the first match starts is reported for the first `exact` matching lines; later ones are counted. */
   exact: number;
-  /** Stop after this many results. */
+  /** Stop after this many matching lines. */
   limit: number;
+}
+
+/** The matching lines of a region. */
+export interface RegionMatches {
+  /** Byte offsets where the first match starts, on each of the first `exact` matching lines, in order. */
+  at: number[];
+  /** Matching lines after those (all of them, or up to the limit). */
+  more: number;
 }
 
 /**
@@ -37,42 +45,42 @@ export class LineSearcher {
     if (this.needles.length !== (literals?.length ?? 0)) this.needles = [];
   }
 
-  /**
-   * Byte offsets in `buffer`, one per matching line of the region, in order: for the first `query.exact` lines
-   * where the line's first match starts, for the next ones a byte on the line.
-   */
-  find(buffer: Buffer, query: RegionQuery): number[] {
+  /** The matching lines of the region `buffer[0, query.end)`. */
+  find(buffer: Buffer, query: RegionQuery): RegionMatches {
     return this.needles.length > 0 ? this.#findByLiterals(buffer, query) : this.#findByPattern(buffer, query);
   }
 
-  #findByPattern(buffer: Buffer, { end, last, exact, limit }: RegionQuery): number[] {
+  #findByPattern(buffer: Buffer, { end, last, exact, limit }: RegionQuery): RegionMatches {
     const found: number[] = [];
+    let more = 0;
     // On the last line of the entry an empty match at its very end (`$`) still belongs to that line.
     const matchLimit = last ? end + 1 : end;
     let position = 0;
-    while (position < end && found.length < limit) {
+    while (position < end && found.length + more < limit) {
       const at =
         found.length < exact
           ? findMatch(this.pattern, buffer, position, matchLimit)
           : findMatchingLine(this.pattern, buffer, position, matchLimit);
       if (at === -1) break;
-      found.push(at);
+      if (found.length < exact) found.push(at);
+      else more++;
       position = lineEndAt(buffer, at, end) + 1;
     }
-    return found;
+    return { at: found, more };
   }
 
-  #findByLiterals(buffer: Buffer, { end, exact, limit }: RegionQuery): number[] {
+  #findByLiterals(buffer: Buffer, { end, exact, limit }: RegionQuery): RegionMatches {
     const pattern = this.pattern;
-    if (pattern.kind !== 're2') return [];
+    if (pattern.kind !== 're2') return { at: [], more: 0 };
     const regex = pattern.regex;
     const needles = this.needles;
     if (this.#probes.length === 0) this.#probes = needles.map((needle) => new NeedleProbe(needle, buffer));
     // The next occurrence of each needle at or after the position it was searched from (-1: none left).
     const next = needles.map(() => -2);
     const found: number[] = [];
+    let more = 0;
     let position = 0;
-    while (position < end && found.length < limit) {
+    while (position < end && found.length + more < limit) {
       let hit = -1;
       for (let index = 0; index < needles.length; index++) {
         let at = next[index] as number;
@@ -91,11 +99,11 @@ export class LineSearcher {
         const match = regex.exec(line);
         if (match !== null) found.push(lineStart + match.index);
       } else if (regex.test(line)) {
-        found.push(lineStart);
+        more++;
       }
       position = lineEnd + 1;
     }
-    return found;
+    return { at: found, more };
   }
 }
 

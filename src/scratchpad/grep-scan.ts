@@ -1,9 +1,11 @@
 import type { Chunk } from '../core/chunk.js';
 import { ScratchpadError } from '../core/errors.js';
 import { formatCount } from '../core/format.js';
+import { compilePattern } from '../core/regex.js';
 import { countCodePoints, countNewlines, decodeUtf8, isAsciiBytes } from '../core/utf8.js';
 import type { ChunkCursor } from './chunk-cursor.js';
-import { LineSearcher, lineEndAt } from './grep-region.js';
+import { lineEndAt, type RegionMatches, type RegionQuery } from './grep-region.js';
+import { GrepDeadlineError, type GrepThread, grepThreads } from './grep-thread.js';
 
 /** Options for a grep over one entry. */
 export interface GrepOptions {
@@ -47,7 +49,8 @@ const MAX_CARRY = 8 * 1024 * 1024;
 
 /** Compiles and validates grep options once. */
 export function prepareGrep(options: GrepOptions): {
-  searcher: LineSearcher;
+  pattern: string;
+  ignoreCase: boolean;
   max: number;
   context: number;
   maxLineChars: number;
@@ -73,8 +76,11 @@ export function prepareGrep(options: GrepOptions): {
       );
     }
   }
+  const ignoreCase = options.ignoreCase ?? false;
+  compilePattern(options.pattern, { ignoreCase });
   return {
-    searcher: new LineSearcher(options.pattern, options.ignoreCase ?? false),
+    pattern: options.pattern,
+    ignoreCase,
     max,
     context,
     maxLineChars,
@@ -93,16 +99,39 @@ interface Piece {
 
 /**
  * Scans a text entry chunk by chunk for lines that match. Memory stays O(batch of chunks + one line); a line
- * longer than 8 MB is searched in windows. Chunks are searched where they are: only a line that straddles two
- * reads is copied. The scan is bounded in time.
+ * longer than 8 MB is searched in windows. Only a line that straddles two reads is joined. The matching runs in
+ * a worker thread (`grep-thread.ts`), so no pattern blocks the event loop, and the time bound is exact: at
+ * `timeoutMs` the grep fails with `REGEX_TIMEOUT` whatever the worker is doing.
  */
 export async function scanLines(
   cursor: ChunkCursor,
   prepared: ReturnType<typeof prepareGrep>,
   stopAtMax: boolean,
 ): Promise<GrepScan> {
-  const { searcher, max, maxLineChars, timeoutMs } = prepared;
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + prepared.timeoutMs;
+  let thread: GrepThread | undefined;
+  const find = async (buffer: Buffer, query: RegionQuery): Promise<RegionMatches> => {
+    thread ??= await grepThreads.acquire();
+    return thread.find(prepared.pattern, prepared.ignoreCase, buffer, query, deadline);
+  };
+  try {
+    return await scanWith(cursor, prepared, stopAtMax, deadline, find);
+  } catch (error) {
+    if (error instanceof GrepDeadlineError) throw timeout(cursor.record.name, prepared.timeoutMs);
+    throw error;
+  } finally {
+    if (thread) grepThreads.release(thread);
+  }
+}
+
+async function scanWith(
+  cursor: ChunkCursor,
+  prepared: ReturnType<typeof prepareGrep>,
+  stopAtMax: boolean,
+  deadline: number,
+  find: (buffer: Buffer, query: RegionQuery) => Promise<RegionMatches>,
+): Promise<GrepScan> {
+  const { max, maxLineChars } = prepared;
   const record = cursor.record;
   const matches: GrepMatch[] = [];
   let total = 0;
@@ -115,24 +144,25 @@ export async function scanLines(
   let carryChar = 0;
   let carryAscii = true;
 
-  const searchRegion = (
+  const searchRegion = async (
     buffer: Buffer,
     regionEnd: number,
     charStart: number,
     ascii: boolean,
     firstLine: number,
     last = false,
-  ): boolean => {
-    const found = searcher.find(buffer, {
+  ): Promise<boolean> => {
+    const query = {
       end: regionEnd,
       last,
       // One more than needed: the first line found may be the one a previous window already reported.
-      exact: Math.max(0, max - matches.length + 1),
+      exact: Math.max(0, max - matches.length) + 1,
       limit: stopAtMax ? Math.max(0, max - matches.length) + 2 : Number.POSITIVE_INFINITY,
-    });
+    };
+    const found = await find(buffer, query);
     let position = 0;
     let lineAtPosition = firstLine;
-    for (const at of found) {
+    for (const at of found.at) {
       const lineStart = at === 0 ? 0 : Math.max(position, buffer.lastIndexOf(10, at - 1) + 1);
       const lineEnd = lineEndAt(buffer, at, regionEnd);
       // Line numbers cost a newline count since the last match; past maxMatches only the count of lines is
@@ -162,6 +192,12 @@ export async function scanLines(
       position = lineEnd + 1;
       lineAtPosition = lineNumber + 1;
     }
+    // The lines counted past the exact ones are on later lines than those, never a window's first line.
+    if (found.more > 0 && stopAtMax) {
+      total++;
+      return false;
+    }
+    total += found.more;
     return true;
   };
 
@@ -174,7 +210,7 @@ export async function scanLines(
   };
 
   for (let seq = 0; seq < record.chunkCount; seq += BATCH) {
-    if (Date.now() > deadline) throw timeout(record.name, line, total, timeoutMs);
+    if (Date.now() > deadline) throw new GrepDeadlineError();
     for (const piece of contiguousPieces(await cursor.chunks(seq, seq + BATCH))) {
       const data = piece.data;
       let offset = 0;
@@ -189,14 +225,16 @@ export async function scanLines(
           }
           // A line longer than MAX_CARRY: search this window of it and go on with the next one.
           const window = takeCarry(data);
-          if (!searchRegion(window, window.byteLength, carryChar, carryAscii, line))
+          if (!(await searchRegion(window, window.byteLength, carryChar, carryAscii, line)))
             return { matches, total, complete: false };
           continue;
         }
         // The line that straddles the previous pieces and this one: the only bytes copied.
         offset = newline + 1;
         const straddling = takeCarry(data.subarray(0, offset));
-        if (!searchRegion(straddling, straddling.byteLength, carryChar, carryAscii && piece.ascii, line))
+        if (
+          !(await searchRegion(straddling, straddling.byteLength, carryChar, carryAscii && piece.ascii, line))
+        )
           return { matches, total, complete: false };
         line++;
       }
@@ -216,7 +254,7 @@ export async function scanLines(
         continue;
       }
       const regionEnd = lastNewline === -1 ? rest.byteLength : lastNewline + 1;
-      if (!searchRegion(rest, regionEnd, restChar, piece.ascii, line))
+      if (!(await searchRegion(rest, regionEnd, restChar, piece.ascii, line)))
         return { matches, total, complete: false };
       if (lastNewline !== -1) line += piece.newlines - (offset === 0 ? 0 : 1);
       if (regionEnd < rest.byteLength) {
@@ -232,7 +270,7 @@ export async function scanLines(
   }
   if (carryBytes > 0) {
     const rest = takeCarry();
-    if (!searchRegion(rest, rest.byteLength, carryChar, carryAscii, line, true))
+    if (!(await searchRegion(rest, rest.byteLength, carryChar, carryAscii, line, true)))
       return { matches, total, complete: false };
   }
   return { matches, total, complete: true };
@@ -297,13 +335,13 @@ function clipLine(
   };
 }
 
-function timeout(name: string, line: number, found: number, timeoutMs: number): ScratchpadError {
+function timeout(name: string, timeoutMs: number): ScratchpadError {
   return new ScratchpadError(
     'REGEX_TIMEOUT',
-    `Grep on "${name}" stopped after ${formatCount(timeoutMs)} ms at line ${formatCount(line)} (${formatCount(found)} matching lines so far).`,
+    `Grep on "${name}" stopped after ${formatCount(timeoutMs)} ms.`,
     {
       hint: 'Use a more specific pattern, or read a line range first and search within it.',
-      details: { line, found, timeoutMs },
+      details: { timeoutMs },
     },
   );
 }
