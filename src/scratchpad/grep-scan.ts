@@ -110,9 +110,13 @@ export async function scanLines(
 ): Promise<GrepScan> {
   const deadline = Date.now() + prepared.timeoutMs;
   let thread: GrepThread | undefined;
-  const find = async (buffer: Buffer, query: RegionQuery): Promise<RegionMatches> => {
+  const find = async (
+    buffer: Buffer,
+    query: RegionQuery,
+    lend: boolean,
+  ): Promise<RegionMatches & { buffer?: Buffer }> => {
     thread ??= await grepThreads.acquire();
-    return thread.find(prepared.pattern, prepared.ignoreCase, buffer, query, deadline);
+    return thread.find(prepared.pattern, prepared.ignoreCase, buffer, query, deadline, lend);
   };
   try {
     return await scanWith(cursor, prepared, stopAtMax, deadline, find);
@@ -129,7 +133,7 @@ async function scanWith(
   prepared: ReturnType<typeof prepareGrep>,
   stopAtMax: boolean,
   deadline: number,
-  find: (buffer: Buffer, query: RegionQuery) => Promise<RegionMatches>,
+  find: (buffer: Buffer, query: RegionQuery, lend: boolean) => Promise<RegionMatches & { buffer?: Buffer }>,
 ): Promise<GrepScan> {
   const { max, maxLineChars } = prepared;
   const record = cursor.record;
@@ -144,13 +148,23 @@ async function scanWith(
   let carryChar = 0;
   let carryAscii = true;
 
+  // The batch after the one being searched, read while the worker searches.
+  let next: { seq: number; chunks: Promise<Chunk[]> | undefined } | undefined;
+  const prefetch = (): void => {
+    if (!next || next.chunks || next.seq >= record.chunkCount) return;
+    next.chunks = cursor.chunks(next.seq, next.seq + BATCH);
+    // Awaited by the loop; until then a failure must not be an unhandled rejection.
+    next.chunks.catch(() => {});
+  };
+
   const searchRegion = async (
-    buffer: Buffer,
+    region: Buffer,
     regionEnd: number,
     charStart: number,
     ascii: boolean,
     firstLine: number,
     last = false,
+    lend = false,
   ): Promise<boolean> => {
     const query = {
       end: regionEnd,
@@ -159,7 +173,11 @@ async function scanWith(
       exact: Math.max(0, max - matches.length) + 1,
       limit: stopAtMax ? Math.max(0, max - matches.length) + 2 : Number.POSITIVE_INFINITY,
     };
-    const found = await find(buffer, query);
+    const searching = find(region, query, lend);
+    // The worker has the region: read the next batch meanwhile (the reads and the matching overlap).
+    prefetch();
+    const found = await searching;
+    const buffer = found.buffer ?? region;
     let position = 0;
     let lineAtPosition = firstLine;
     for (const at of found.at) {
@@ -201,17 +219,21 @@ async function scanWith(
     return true;
   };
 
-  const takeCarry = (tail?: Buffer): Buffer => {
+  const takeCarry = (tail?: Buffer): { joined: Buffer; own: boolean } => {
     const parts = tail ? [...carry, tail] : carry;
-    const joined = parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts);
+    // Joined into a buffer of its own, which goes to the worker and back without another copy.
+    const joined =
+      parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts, carryBytes + (tail?.byteLength ?? 0));
     carry = [];
     carryBytes = 0;
-    return joined;
+    return { joined, own: parts.length > 1 };
   };
 
   for (let seq = 0; seq < record.chunkCount; seq += BATCH) {
     if (Date.now() > deadline) throw new GrepDeadlineError();
-    for (const piece of contiguousPieces(await cursor.chunks(seq, seq + BATCH))) {
+    const batch = (next?.seq === seq ? next.chunks : undefined) ?? cursor.chunks(seq, seq + BATCH);
+    next = { seq: seq + BATCH, chunks: undefined };
+    for (const piece of contiguousPieces(await batch)) {
       const data = piece.data;
       let offset = 0;
       if (carryBytes > 0) {
@@ -225,16 +247,17 @@ async function scanWith(
           }
           // A line longer than MAX_CARRY: search this window of it and go on with the next one.
           const window = takeCarry(data);
-          if (!(await searchRegion(window, window.byteLength, carryChar, carryAscii, line)))
+          const size = window.joined.byteLength;
+          if (!(await searchRegion(window.joined, size, carryChar, carryAscii, line, false, window.own)))
             return { matches, total, complete: false };
           continue;
         }
         // The line that straddles the previous pieces and this one: the only bytes copied.
         offset = newline + 1;
         const straddling = takeCarry(data.subarray(0, offset));
-        if (
-          !(await searchRegion(straddling, straddling.byteLength, carryChar, carryAscii && piece.ascii, line))
-        )
+        const size = straddling.joined.byteLength;
+        const ascii = carryAscii && piece.ascii;
+        if (!(await searchRegion(straddling.joined, size, carryChar, ascii, line, false, straddling.own)))
           return { matches, total, complete: false };
         line++;
       }
@@ -270,7 +293,8 @@ async function scanWith(
   }
   if (carryBytes > 0) {
     const rest = takeCarry();
-    if (!(await searchRegion(rest, rest.byteLength, carryChar, carryAscii, line, true)))
+    const size = rest.joined.byteLength;
+    if (!(await searchRegion(rest.joined, size, carryChar, carryAscii, line, true, rest.own)))
       return { matches, total, complete: false };
   }
   return { matches, total, complete: true };

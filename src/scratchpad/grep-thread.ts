@@ -25,7 +25,7 @@ export class GrepThread {
   readonly #worker: Worker;
   readonly #pending = new Map<
     number,
-    { resolve: (value: RegionMatches) => void; reject: (error: Error) => void }
+    { resolve: (value: RegionMatches & { buffer?: Buffer }) => void; reject: (error: Error) => void }
   >();
   #nextId = 0;
   #dead = false;
@@ -39,7 +39,11 @@ export class GrepThread {
       this.#pending.delete(reply.id);
       if (this.#pending.size === 0) this.#worker.unref();
       if ('error' in reply) waiting.reject(new Error(`Grep worker failed: ${reply.error}`));
-      else waiting.resolve({ at: reply.at, more: reply.more });
+      else {
+        const data = reply.data;
+        const buffer = data ? Buffer.from(data.buffer, data.byteOffset, data.byteLength) : undefined;
+        waiting.resolve({ at: reply.at, more: reply.more, ...(buffer ? { buffer } : {}) });
+      }
     });
     const fail = (error: Error): void => {
       this.#dead = true;
@@ -56,8 +60,10 @@ export class GrepThread {
   }
 
   /**
-   * Searches `region` (copied: the worker gets its own bytes) in the worker. Rejects with
-   * {@link GrepDeadlineError} at `deadline` (epoch ms) and terminates the thread when it has not answered.
+   * Searches `region` in the worker. The worker gets a copy, or, when `lend` is true (a buffer the caller made
+   * for this search, exactly its own ArrayBuffer), `region`'s memory itself, returned with the answer as
+   * `buffer` (meanwhile `region` is empty). Rejects with {@link GrepDeadlineError} at `deadline` (epoch ms) and
+   * terminates the thread when it has not answered.
    */
   find(
     pattern: string,
@@ -65,11 +71,18 @@ export class GrepThread {
     region: Buffer,
     query: RegionQuery,
     deadline: number,
-  ): Promise<RegionMatches> {
-    const data = new Uint8Array(region.byteLength);
-    data.set(region);
+    lend = false,
+  ): Promise<RegionMatches & { buffer?: Buffer }> {
+    const giveBack = lend && region.byteOffset === 0 && region.byteLength === region.buffer.byteLength;
+    let data: Uint8Array;
+    if (giveBack) {
+      data = new Uint8Array(region.buffer, 0, region.byteLength);
+    } else {
+      data = new Uint8Array(region.byteLength);
+      data.set(region);
+    }
     const id = this.#nextId++;
-    return new Promise<RegionMatches>((resolve, reject) => {
+    return new Promise((resolve, reject) => {
       const timer = setTimeout(
         () => {
           this.terminate();
@@ -88,8 +101,8 @@ export class GrepThread {
         },
       });
       this.#worker.ref();
-      const request: GrepWorkerRequest = { id, pattern, ignoreCase, data, query };
-      this.#worker.postMessage(request, [data.buffer]);
+      const request: GrepWorkerRequest = { id, pattern, ignoreCase, data, query, giveBack };
+      this.#worker.postMessage(request, [data.buffer as ArrayBuffer]);
     });
   }
 

@@ -12,10 +12,14 @@ export interface GrepWorkerRequest {
   ignoreCase: boolean;
   data: Uint8Array;
   query: RegionQuery;
+  /** Transfer `data` back with the reply (the main thread lent its own buffer instead of a copy). */
+  giveBack: boolean;
 }
 
 /** The answer to {@link GrepWorkerRequest} `id`. */
-export type GrepWorkerReply = { id: number; at: number[]; more: number } | { id: number; error: string };
+export type GrepWorkerReply =
+  | { id: number; at: number[]; more: number; data?: Uint8Array }
+  | { id: number; error: string; data?: Uint8Array };
 
 let current: { pattern: string; ignoreCase: boolean; searcher: LineSearcher } | undefined;
 
@@ -32,5 +36,9 @@ parentPort?.on('message', (request: GrepWorkerRequest) => {
   } catch (error) {
     reply = { id: request.id, error: error instanceof Error ? error.message : String(error) };
   }
-  parentPort?.postMessage(reply);
+  if (request.giveBack) {
+    parentPort?.postMessage({ ...reply, data: request.data }, [request.data.buffer as ArrayBuffer]);
+  } else {
+    parentPort?.postMessage(reply);
+  }
 });
