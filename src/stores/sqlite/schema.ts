@@ -145,6 +145,12 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE entries ADD COLUMN evictable INTEGER NOT NULL DEFAULT 0;
   `,
+  // 3 → 4: only chunks in side files are in chunks_by_file, so writing an inline chunk (every small write)
+  // touches one index page fewer (decision 006). \`file = ?\` implies \`file IS NOT NULL\`: the queries still use it.
+  `
+  DROP INDEX chunks_by_file;
+  CREATE INDEX chunks_by_file ON chunks (file) WHERE file IS NOT NULL;
+  `,
 ];
 
 /** The schema version this code writes (`PRAGMA user_version`). */

@@ -395,7 +395,7 @@ describe('SQLite side files for large contents', () => {
     expect(readdirSync(`${legacyPath}.blobs`)).toHaveLength(1);
     await upgraded.close();
     const check = new Database(legacyPath);
-    expect(check.pragma('user_version', { simple: true })).toBe(3);
+    expect(check.pragma('user_version', { simple: true })).toBe(4);
     check.close();
   });
 });

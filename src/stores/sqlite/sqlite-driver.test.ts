@@ -50,8 +50,8 @@ describe('SqliteDriver', () => {
     const database = new Database(path);
     const pragma = (name: string): unknown => database.pragma(name, { simple: true });
     expect(pragma('journal_mode')).toBe('wal');
-    expect(pragma('page_size')).toBe(16384);
-    expect(pragma('user_version')).toBe(3);
+    expect(pragma('page_size')).toBe(4096);
+    expect(pragma('user_version')).toBe(4);
     expect(pragma('application_id')).toBe(0x53504144);
     database.close();
   });

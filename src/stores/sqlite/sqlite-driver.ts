@@ -171,7 +171,7 @@ export class SqliteDriver implements StoreDriver {
   async doCommit(request: CommitRequest): Promise<CommitResult> {
     const staging = request.mode === 'metadata' ? undefined : contentKey(request.stagingId);
     const writer = staging === undefined ? undefined : this.#writers.get(staging);
-    let rows: ExternalChunk[] = [];
+    let rows: { inline: Chunk[]; external: ExternalChunk[] } = { inline: [], external: [] };
     if (writer) {
       this.#assertOpen();
       try {
@@ -183,7 +183,8 @@ export class SqliteDriver implements StoreDriver {
     const tables = { entries: this.#entries, chunks: this.#chunks, search: this.#search };
     const result = this.#change(() => {
       if (staging !== undefined && this.#chunks.isStaging(staging)) {
-        if (rows.length > 0) this.#chunks.insertExternalChunks(staging, rows);
+        for (const chunk of rows.inline) this.#chunks.insertChunk(staging, chunk);
+        if (rows.external.length > 0) this.#chunks.insertExternalChunks(staging, rows.external);
         else if (!writer && this.#chunks.ownsFile(staging)) {
           throw new Error(
             `Staging area ${staging} was staged by another driver: commit it with the driver that staged it.`,
@@ -377,10 +378,13 @@ export class SqliteDriver implements StoreDriver {
     return {
       inlineBytes,
       blobs: this.#blobs,
-      insertInline: (content, chunk) =>
+      insertInline: (content, chunks) =>
         this.#run(() => {
           try {
-            this.#transaction.run(() => this.#chunks.insertChunk(content, chunk));
+            this.#transaction.run(() => {
+              if (!this.#chunks.isStaging(content)) throw gone(content);
+              for (const chunk of chunks) this.#chunks.insertChunk(content, chunk);
+            });
           } catch (error) {
             if (!this.#chunks.isStaging(content)) throw gone(content, error);
             throw error;

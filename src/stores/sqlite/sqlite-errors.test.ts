@@ -134,7 +134,7 @@ describe('SQLite store errors', () => {
       await pad.write('s1', `entry-${index}`, `content ${index} `.repeat(2000));
     await pad.close();
     // Keep page 1 (header and schema), overwrite every other page with garbage.
-    const pageSize = 16384;
+    const pageSize = 4096;
     const size = statSync(path).size;
     const descriptor = openSync(path, 'r+');
     const garbage = Buffer.alloc(pageSize, 0xa5);

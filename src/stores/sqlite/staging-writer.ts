@@ -10,8 +10,8 @@ export interface StagingHost {
   /** Staged bytes kept inline before the rest goes to a side file (`Infinity`: never). */
   readonly inlineBytes: number;
   readonly blobs: BlobDirectory | undefined;
-  /** Inserts a chunk with its bytes inline. Throws when the staging area no longer exists. */
-  insertInline(content: number, chunk: Chunk): void;
+  /** Inserts chunks with their bytes inline, in one transaction. Throws when the staging area no longer exists. */
+  insertInline(content: number, chunks: readonly Chunk[]): void;
   /** Registers the staging area's side file. Throws when the staging area no longer exists. */
   createFile(content: number): BlobFile;
   /** Inserts index rows of chunks written to side files. Throws when the staging area no longer exists. */
@@ -22,6 +22,13 @@ export interface StagingHost {
 
 /** Index rows of external chunks inserted per transaction while staging (the rest goes in with the commit). */
 const ROW_BATCH = 256;
+/**
+ * Inline chunks kept in memory until the commit, which inserts them in its own transaction: a small write is then
+ * two commits (the staging area's row, the commit) instead of one more per chunk. Past these bounds the buffered
+ * chunks are inserted in one transaction while staging.
+ */
+const INLINE_BUFFER_BYTES = 1024 * 1024;
+const INLINE_BUFFER_CHUNKS = 64;
 /** Bytes handed to the file system but not yet written; past it, `write` waits for the oldest write. */
 const MAX_BYTES_IN_FLIGHT = 16 * 1024 * 1024;
 /**
@@ -53,6 +60,9 @@ export class StagingWriter implements ContentSink {
   #stagedBytes = 0;
   #file: OpenFile | undefined;
   #pending: ExternalChunk[] = [];
+  /** Inline chunks not inserted yet, and their bytes. */
+  #inline: Chunk[] = [];
+  #inlineBufferedBytes = 0;
   readonly #inFlight: Array<{ done: Promise<void>; bytes: number }> = [];
   #bytesInFlight = 0;
   #failure: unknown;
@@ -71,8 +81,15 @@ export class StagingWriter implements ContentSink {
     if (this.#state !== 'open') throw this.#gone();
     if (this.#failure !== undefined) throw this.#failure;
     if (!this.#host.blobs || (!this.#file && this.#stagedBytes + chunk.bytes <= this.#host.inlineBytes)) {
-      this.#host.insertInline(this.content, chunk);
+      // A copy: the chunk may be a view of a caller's piece, which a stream may reuse once this write returns.
+      this.#inline.push({ ...chunk, data: Buffer.from(chunk.data) });
+      this.#inlineBufferedBytes += chunk.bytes;
       this.#stagedBytes += chunk.bytes;
+      if (this.#inlineBufferedBytes >= INLINE_BUFFER_BYTES || this.#inline.length >= INLINE_BUFFER_CHUNKS) {
+        this.#host.insertInline(this.content, this.#inline);
+        this.#inline = [];
+        this.#inlineBufferedBytes = 0;
+      }
       return;
     }
     const file = this.#file ?? this.#openFile(this.#host.blobs);
@@ -107,11 +124,11 @@ export class StagingWriter implements ContentSink {
   }
 
   /**
-   * Makes every staged byte durable and returns the index rows still to insert (in the commit's transaction).
-   * Idempotent: a commit whose transaction failed can be retried (the rows are returned until
-   * {@link rowsInserted}) or aborted.
+   * Makes every staged byte durable and returns the rows still to insert (in the commit's transaction): inline
+   * chunks with their bytes, and index rows of chunks in the side file. Idempotent: a commit whose transaction
+   * failed can be retried (the rows are returned until {@link rowsInserted}) or aborted.
    */
-  async finish(): Promise<ExternalChunk[]> {
+  async finish(): Promise<{ inline: Chunk[]; external: ExternalChunk[] }> {
     if (this.#state === 'aborted') throw this.#gone();
     if (this.#state === 'open') {
       await this.#settleAll();
@@ -130,12 +147,14 @@ export class StagingWriter implements ContentSink {
       }
       this.#state = 'finished';
     }
-    return this.#pending;
+    return { inline: this.#inline, external: this.#pending };
   }
 
   /** A committed transaction inserted the rows {@link finish} returned. */
   rowsInserted(): void {
     this.#pending = [];
+    this.#inline = [];
+    this.#inlineBufferedBytes = 0;
   }
 
   async abort(): Promise<void> {
@@ -143,6 +162,7 @@ export class StagingWriter implements ContentSink {
     const wasOpen = this.#state === 'open';
     this.#state = 'aborted';
     this.#pending = [];
+    this.#inline = [];
     await this.#settleAll();
     await this.#earlySync;
     if (wasOpen && this.#file) await closeQuietly(this.#file.fd);
