@@ -9,6 +9,7 @@ describe('probeEventLoop', () => {
     });
     expect(result.value).toBe('done');
     expect(result.worstDelayMs).toBeGreaterThanOrEqual(250);
+    expect(result.worstBusyMs).toBeGreaterThanOrEqual(200);
     expect(result.durationMs).toBeGreaterThanOrEqual(300);
   });
 
@@ -30,6 +31,14 @@ describe('probeEventLoop', () => {
     expect(result.durationMs).toBeGreaterThanOrEqual(300);
     expect(result.worstDelayMs).toBeLessThan(result.durationMs / 2);
     expect(result.samples).toBeGreaterThan(5);
+  });
+
+  it('tells a loop kept busy from a loop left waiting without using the CPU', async () => {
+    const result = await probeEventLoop(() => {
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);
+    });
+    expect(result.worstDelayMs).toBeGreaterThanOrEqual(250);
+    expect(result.worstBusyMs).toBeLessThan(150);
   });
 
   it('rethrows the operation error after stopping the sampler', async () => {

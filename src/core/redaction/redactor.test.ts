@@ -179,6 +179,6 @@ describe('createRedactor: large text', () => {
 
   it('keeps the event loop free while it redacts 3.7 MB', async () => {
     const probe = await probeEventLoop(() => redactor.redact(large));
-    expect(probe.worstDelayMs).toBeLessThan(TEST_STALL_BOUND_MS);
+    expect(probe.worstBusyMs).toBeLessThan(TEST_STALL_BOUND_MS);
   });
 });

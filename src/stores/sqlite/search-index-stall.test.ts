@@ -31,7 +31,7 @@ describe('SQLite first search over a large session', () => {
     for (let part = 0; part < 4; part += 1) await pad.write('s1', `log-${part}`, logText(8, `marker${part}`));
 
     const first = await probeEventLoop(() => pad.search('s1', 'marker0 marker1 marker2 marker3'));
-    expect(first.worstDelayMs).toBeLessThan(TEST_STALL_BOUND_MS);
+    expect(first.worstBusyMs).toBeLessThan(TEST_STALL_BOUND_MS);
     const progress = first.value.indexing;
     expect(progress).toBeDefined();
     expect(progress!.done).toBeLessThan(progress!.total);
@@ -50,7 +50,7 @@ describe('SQLite first search over a large session', () => {
         latest = await pad.search('s1', 'marker0 marker1 marker2 marker3');
       }
     });
-    expect(probe.worstDelayMs).toBeLessThan(TEST_STALL_BOUND_MS);
+    expect(probe.worstBusyMs).toBeLessThan(TEST_STALL_BOUND_MS);
     expect(latest.hits.map((hit) => hit.entry.name).sort()).toEqual(['log-0', 'log-1', 'log-2', 'log-3']);
     for (const hit of first.value.hits)
       expect(latest.hits.map((found) => found.entry.name)).toContain(hit.entry.name);
