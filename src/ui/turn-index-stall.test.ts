@@ -28,6 +28,6 @@ describe('TurnIndex stalls', () => {
     const probe = await probeEventLoop(() => index.refresh(0));
     expect(index.turns()).toHaveLength(20_000);
     expect(index.skipped).toBe(0);
-    expect(probe.worstDelayMs).toBeLessThan(TEST_STALL_BOUND_MS);
+    expect(probe.worstBusyMs).toBeLessThan(TEST_STALL_BOUND_MS);
   }, 60_000);
 });
