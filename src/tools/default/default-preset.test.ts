@@ -137,6 +137,24 @@ describe('default preset', () => {
     expect((await call('scratchpad_list', {})).text).toBe('(no entries)');
   });
 
+  it('scratchpad_list answers at most 200 entries by default and says exactly how to continue', async () => {
+    const { call } = setup();
+    for (let index = 0; index < 450; index++) {
+      await call('scratchpad_write', { name: `e-${String(index).padStart(3, '0')}`, content: 'x' });
+    }
+    const first = await call('scratchpad_list', {});
+    expect(first.text.split('\n')).toHaveLength(202);
+    expect(first.text).toContain('… 250 more: call scratchpad_list with after: "e-199" to continue.');
+    const second = await call('scratchpad_list', { after: 'e-199' });
+    expect(second.text).toContain('after "e-199"');
+    expect(second.text).toContain('e-200 —');
+    expect(second.text).toContain('… 50 more: call scratchpad_list with after: "e-399" to continue.');
+    const last = await call('scratchpad_list', { after: 'e-399', limit: 1000 });
+    expect(last.text.split('\n')).toHaveLength(51);
+    expect(last.text).not.toContain('more:');
+    expect((await call('scratchpad_list', { limit: 1001 })).isError).toBe(true);
+  }, 60_000);
+
   it('parses line ranges', () => {
     expect(parseLines('3:7')).toEqual({ type: 'lines', start: 3, end: 7 });
     expect(parseLines('120:')).toEqual({ type: 'lines', start: 120 });

@@ -3,9 +3,26 @@ import { formatBytes, formatCount } from '../../core/format.js';
 import { defineTool, type ScratchpadTool } from '../tool.js';
 import { TOOL_NAMES } from '../tool-names.js';
 
+/** Entries one answer lists unless the model asks for more, so a large session cannot flood the context. */
+export const DEFAULT_LIST_LIMIT = 200;
+/** Most entries one answer lists. */
+export const MAX_LIST_LIMIT = 1000;
+
 const parameters = z.object({
   prefix: z.string().optional().describe('Only names starting with this.'),
   turn: z.string().optional().describe('Only entries written during this turn.'),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_LIST_LIMIT)
+    .optional()
+    .describe(`At most this many entries (default ${DEFAULT_LIST_LIMIT}, at most ${MAX_LIST_LIMIT}).`),
+  after: z
+    .string()
+    .max(128)
+    .optional()
+    .describe('Continue after this name: pass the "after" value the previous answer gave.'),
 });
 
 /** `scratchpad_list`: the session's entries with sizes and ages. */
@@ -19,10 +36,16 @@ export function createListTool(
       'List the entries in the scratchpad (name, size, lines, when written). Call it at the start of a session to see what is already stored.',
     parameters,
     async execute(input, { session }) {
-      const entries = await session.list({
-        ...(input.prefix === undefined ? {} : { prefix: input.prefix }),
-        ...(input.turn === undefined ? {} : { turn: input.turn }),
-      });
+      const matching = (
+        await session.list({
+          ...(input.prefix === undefined ? {} : { prefix: input.prefix }),
+          ...(input.turn === undefined ? {} : { turn: input.turn }),
+        })
+      ).filter((entry) => input.after === undefined || entry.name > input.after);
+      const limit = input.limit ?? DEFAULT_LIST_LIMIT;
+      const entries = matching.slice(0, limit);
+      const remaining = matching.length - entries.length;
+      const last = entries.at(-1)?.name;
       if (entries.length === 0) return { text: '(no entries)', data: { ok: true, entries: [] } };
       const rows = entries.map((entry) => {
         const size =
@@ -38,10 +61,15 @@ export function createListTool(
           .join(', ');
         return `${entry.name} — ${size}, written ${age(now() - entry.updatedAt)} ago${flags ? `, ${flags}` : ''}`;
       });
+      const more =
+        remaining > 0 && last !== undefined
+          ? `\n… ${formatCount(remaining)} more: call ${TOOL_NAMES.list} with after: ${JSON.stringify(last)} to continue.`
+          : '';
       return {
-        text: `${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}:\n${rows.join('\n')}`,
+        text: `${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}${input.after === undefined ? '' : ` after ${JSON.stringify(input.after)}`}:\n${rows.join('\n')}${more}`,
         data: {
           ok: true,
+          ...(remaining > 0 && last !== undefined ? { remaining, next: { after: last } } : {}),
           entries: entries.map((entry) => ({
             name: entry.name,
             id: entry.id,
