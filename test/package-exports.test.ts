@@ -70,9 +70,6 @@ describe('package entry points (built dist)', () => {
       expect.arrayContaining([
         'runTurn',
         'runQuery',
-        'createOllama',
-        'createAnthropic',
-        'createOpenAICompatible',
         'createVaglio',
         'createPrefilter',
         'loadCatalog',

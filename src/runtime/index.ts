@@ -1,19 +1,206 @@
 /**
- * The agent runtime of seed 002: model providers and their config, tiers, signed executors, the sandbox around
- * them, the pre-filter, the vaglio, the planner loop and its modes, the mnestome and compose, and the scheduler.
- * Import from `agent-scratchpad/runtime`.
+ * The agent runtime of seed 002, as a library: `agent-scratchpad/runtime`. Run a turn or a query, load the
+ * config and its tiers, manage signed executors and the sandbox around them, the vaglio, the pre-filter, the
+ * mnestome and compose, and the scheduler.
+ *
+ * The model providers have their own entry points, so that importing one loads one SDK:
+ * `agent-scratchpad/runtime/ollama`, `agent-scratchpad/runtime/openai` and `agent-scratchpad/runtime/anthropic`.
+ * This entry point itself still loads all three, because `resolveModel` picks the provider from the config.
+ *
+ * Every export below is deliberate (test/public-api.test.ts pins the list); the rest of `src/runtime/` is
+ * internal and may change in any release.
  */
-export * from './compose/index.js';
-export * from './config/index.js';
-export * from './executors/index.js';
-export * from './mnestome/index.js';
-export * from './model/index.js';
-export * from './modes/index.js';
-export * from './planner/index.js';
-export * from './prefilter/index.js';
-export * from './providers/index.js';
-export * from './sandbox/index.js';
-export * from './scheduler/index.js';
-export * from './summarizer/index.js';
-export * from './tiers/index.js';
-export * from './vaglio/index.js';
+
+// Compose: chains of executors for a desired signature, and suggestions for missing ones.
+export {
+  type ComposeRequest,
+  compose,
+  findChain,
+  type SyntOutcome,
+  suggestExecutor,
+} from './compose/index.js';
+// Configuration: `config.toml`, tiers and the model each tier resolves to.
+export {
+  configFilePath,
+  DEFAULT_MODELS,
+  defaultRuntimeConfig,
+  type Environment,
+  type LoadRuntimeConfigOptions,
+  loadRuntimeConfig,
+  type ModelOverrides,
+  PROVIDER_ALIASES,
+  type ProviderName,
+  parseRuntimeConfig,
+  type ResolvedTier,
+  type ResolveModelOptions,
+  RUNTIME_DEFAULTS,
+  type RuntimeConfig,
+  type RuntimeMode,
+  resolveModel,
+  resolveTier,
+  TIERS,
+  type Tier,
+  type TierSettings,
+} from './config/index.js';
+// Executors: signed manifests and code, the catalog, signing keys, and one sandboxed run.
+export {
+  type DiscardedExecutor,
+  defaultExecutorsDir,
+  defaultKeyDir,
+  type EnsureShippedExecutorsOptions,
+  type EnsureShippedExecutorsResult,
+  type Executor,
+  type ExecutorLimits,
+  type ExecutorManifest,
+  type ExecutorOutcome,
+  type ExecutorRun,
+  ensureShippedExecutors,
+  generateSigningKey,
+  type LoadCatalogOptions,
+  type LoadCatalogResult,
+  type LoadOrCreateSigningKeyResult,
+  loadCatalog,
+  loadOrCreateSigningKey,
+  loadSigningKey,
+  loadTrustedKeys,
+  parseExecutorManifest,
+  type RunExecutorOptions,
+  runExecutor,
+  SHIPPED_EXECUTOR_NAMES,
+  type SignExecutorResult,
+  type SigningKey,
+  saveSigningKey,
+  shippedExecutorsDir,
+  signExecutor,
+  type TrustedKey,
+  type VerifyExecutorResult,
+  verifyExecutor,
+} from './executors/index.js';
+// The mnestome: what worked before (passages and their signatures).
+export { defaultMnestomePath, Mnestome, type Passage, type StoredPassage } from './mnestome/index.js';
+
+// The language-model interface every provider implements, and a scripted model for tests.
+export {
+  createScriptedModel,
+  type FinishReason,
+  type GenerateOptions,
+  type GenerateResult,
+  type LanguageModel,
+  type ModelCallLog,
+  type ModelCallPurpose,
+  type ModelMessage,
+  type ModelToolCall,
+  type ModelToolDefinition,
+  type ResponseFormat,
+  type ScriptedModel,
+  type ScriptedModelConfig,
+  type ScriptedReply,
+  type ScriptedResponse,
+  type ScriptedStep,
+} from './model/index.js';
+// Modes: how a turn uses its tiers (local, online, hybrid with escalation).
+export {
+  defaultHybridSettings,
+  type EscalationTrigger,
+  type HybridSettings,
+  MODE_STRATEGIES,
+  type ModeStrategy,
+  type PlanOutcome,
+  runHybridTurn,
+} from './modes/index.js';
+// Turns and queries: one user turn through the planner loop; a one-shot query.
+export {
+  type Attempt,
+  type AttemptEnd,
+  type FinalKind,
+  type PlannedCall,
+  type RunQueryOptions,
+  type RunQueryResult,
+  type RunTurnOptions,
+  runQuery,
+  runTurn,
+  type StepOutcome,
+  type TurnContext,
+  type TurnEvent,
+  type TurnLogRecord,
+  type TurnMode,
+  type TurnResult,
+  turnLogFile,
+} from './planner/index.js';
+// The pre-filter: which executors a turn's planner sees.
+export {
+  createPrefilter,
+  type Prefilter,
+  type PrefilterCandidate,
+  type PrefilterEntry,
+  type PrefilterSelection,
+} from './prefilter/index.js';
+// The operating-system sandbox every executor call runs in (bubblewrap on Linux).
+export {
+  type BubblewrapSandboxConfig,
+  type CreateSandboxOptions,
+  createBubblewrapSandbox,
+  createNoSandbox,
+  createSandbox,
+  defaultSandboxSettings,
+  detectSandbox,
+  probeBubblewrap,
+  type Sandbox,
+  type SandboxPlan,
+  type SandboxRequest,
+  type SandboxSettings,
+  type SandboxStatus,
+} from './sandbox/index.js';
+// The scheduler: recurring maintenance tasks and their daemon.
+export {
+  builtinTasks,
+  createScheduler,
+  defaultSchedulerStatePath,
+  type OpenScheduler,
+  type OpenSchedulerOptions,
+  openScheduler,
+  parseSchedule,
+  runSchedulerDaemon,
+  type Schedule,
+  type Scheduler,
+  type SchedulerConfig,
+  type SchedulerDaemonOptions,
+  type TaskContext,
+  type TaskDefinition,
+  type TaskRun,
+  type TaskStatus,
+} from './scheduler/index.js';
+// A summarizer over any language model, for the offload policy's `summarize` preview.
+export { createModelSummarizer, SUMMARIZER_SYSTEM_PROMPT } from './summarizer/index.js';
+// Tiers: one language model and system prompt per tier.
+export {
+  type CreateTierModelsOptions,
+  createTierModels,
+  loadTierPrompts,
+  shippedTierPrompts,
+  singleModelTiers,
+  type TierModel,
+  type TierModels,
+  type TierPrompts,
+} from './tiers/index.js';
+// The vaglio: the guard and the model judge between a planned call and its execution.
+export {
+  type BlockedBy,
+  createModelJudge,
+  createVaglio,
+  DEFAULT_JUDGE_THRESHOLD,
+  defaultJudgeSettings,
+  type JudgeKind,
+  type JudgeSetting,
+  type JudgeSettings,
+  type JudgeTier,
+  type ModelJudge,
+  type ModelJudgeConfig,
+  type ModelJudgement,
+  type Vaglio,
+  type VaglioAction,
+  type VaglioConfig,
+  type VaglioLogRecord,
+  type Verdict,
+  vaglioLogFile,
+} from './vaglio/index.js';

@@ -1,11 +1,31 @@
 /**
  * LLM tools over the scratchpad: the default tool set, the seed presets, adapters for OpenAI, Anthropic and the
  * AI SDK, and `wrapTools` to offload large results of your own tools. Import from `agent-scratchpad/tools`.
+ * Every export below is deliberate (test/public-api.test.ts pins the list). Session-notes helpers
+ * (`injectNotes`, `formatNotesBlock`, …) are exported once, from the root entry point.
  */
-export * from './adapters/ai-sdk-tools.js';
-export * from './adapters/anthropic-tools.js';
-export * from './adapters/openai-responses-tools.js';
-export * from './adapters/openai-tools.js';
+export { type AISDKTool, toAISDKTools } from './adapters/ai-sdk-tools.js';
+export {
+  type AnthropicTool,
+  type AnthropicToolResult,
+  type AnthropicToolUse,
+  runAnthropicToolUse,
+  toAnthropicTools,
+} from './adapters/anthropic-tools.js';
+export {
+  type OpenAIResponsesFunctionCall,
+  type OpenAIResponsesFunctionCallOutput,
+  type OpenAIResponsesFunctionTool,
+  runOpenAIResponsesCall,
+  toOpenAIResponsesTools,
+} from './adapters/openai-responses-tools.js';
+export {
+  type OpenAIFunctionTool,
+  type OpenAIToolCall,
+  type OpenAIToolMessage,
+  runOpenAIToolCall,
+  toOpenAITools,
+} from './adapters/openai-tools.js';
 export { providerToolName } from './adapters/provider-names.js';
 export { availableTools } from './available-tools.js';
 export {
@@ -15,13 +35,36 @@ export {
 } from './default/default-preset.js';
 export { DEFAULT_READ_LIMIT, parseLines } from './default/read-tool.js';
 export { PRESET_NAMES, type Preset, type PresetName } from './preset.js';
-export * from './presets/anthropic-memory/index.js';
+export {
+  ANTHROPIC_MEMORY_SYSTEM_PROMPT,
+  type AnthropicMemoryPresetOptions,
+  anthropicMemoryToolDefinition,
+  createAnthropicMemoryPreset,
+  createAnthropicMemoryTool,
+  MEMORY_ROOT,
+  type MemoryCommand,
+  MemoryDirectory,
+  type MemoryDirectoryOptions,
+  MemoryLayout,
+  MemoryToolError,
+  memoryToolParameters,
+} from './presets/anthropic-memory/index.js';
 export { createPreset } from './presets/create-preset.js';
 export { createHarnessPreset, HARNESS_SYSTEM_PROMPT } from './presets/harness/harness-preset.js';
 export { createMetnosPreset, METNOS_SYSTEM_PROMPT } from './presets/metnos/metnos-preset.js';
 export { METNOS_READ_DESCRIPTION, METNOS_READ_SCHEMA } from './presets/metnos/metnos-read-tool.js';
 export { createNamedPreset, NAMED_SYSTEM_PROMPT } from './presets/named/named-preset.js';
-export * from './presets/openclaw/index.js';
+export {
+  createOpenclawPreset,
+  createSessionScratchpadTool,
+  type OpenclawPreset,
+  type OpenclawPresetOptions,
+  openclawSystemPrompt,
+  SESSION_SCRATCHPAD_DESCRIPTION,
+  SESSION_SCRATCHPAD_INPUT_SCHEMA,
+  SESSION_SCRATCHPAD_TOOL_NAME,
+  type SessionScratchpadInput,
+} from './presets/openclaw/index.js';
 export {
   defineTool,
   errorOutput,

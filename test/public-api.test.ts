@@ -1,0 +1,309 @@
+// The public API, pinned: every entry point of package.json `exports` and the exact list of values it exports.
+// Adding or removing a public export is a deliberate change of this list (and of the entry point's TSDoc).
+// Type-only exports do not exist at run time and are not pinned here; `npm run typecheck` covers them.
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { builtCli } from './helpers/built-cli.js';
+
+const root = fileURLToPath(new URL('../', import.meta.url));
+
+const PUBLIC_API: Record<string, string[]> = {
+  '.': [
+    'BUILTIN_SECRET_PATTERNS',
+    'DEFAULT_CHUNK_SIZE',
+    'DEFAULT_EXEMPT_TOOLS',
+    'DEFAULT_NOTES_MAX_TOKENS',
+    'EntryNamer',
+    'FORMAT_DEFAULTS',
+    'IDENTIFIER_PATTERN',
+    'MIN_IDENTIFIER_LENGTH',
+    'MemoryDriver',
+    'NAME_RULE',
+    'NOTES_CUSTOM_TYPE',
+    'NOTES_ENTRY',
+    'NOTES_PREVIOUS_ENTRY',
+    'NOTES_UNTRUNCATED_ENTRY',
+    'NO_REDACTION',
+    'PREVIEW_BUILDERS',
+    'Scratchpad',
+    'ScratchpadError',
+    'SessionNotes',
+    'SessionScratchpad',
+    'SessionTranscript',
+    'addSeenIdentifiers',
+    'assertValidName',
+    'assertValidSession',
+    'binaryPreview',
+    'buildPreview',
+    'compactMessages',
+    'configHome',
+    'containsReference',
+    'countTokens',
+    'createMemoryDriver',
+    'createOffloadPolicy',
+    'createOffloader',
+    'createRedactor',
+    'createScratchpad',
+    'createSessionNotes',
+    'createSessionTranscript',
+    'createSummaryCache',
+    'dataHome',
+    'defaultDatabasePath',
+    'describeLocation',
+    'errorPayload',
+    'estimateTokens',
+    'firstLastLinesPreview',
+    'formatBytes',
+    'formatCount',
+    'formatError',
+    'formatNotesBlock',
+    'headPreview',
+    'headTailPreview',
+    'identifierForms',
+    'identifiersIn',
+    'injectIntoLatestUserMessage',
+    'injectNotes',
+    'isMaskedStub',
+    'isValidName',
+    'jsonStructurePreview',
+    'lineSignal',
+    'loadTokenCounter',
+    'loadTokenizer',
+    'measureContent',
+    'metnosNote',
+    'newId',
+    'notesAppendRejectedMessage',
+    'notesClearedMessage',
+    'notesConfigSchema',
+    'notesTruncatedMessage',
+    'notesUpdatedMessage',
+    'openStore',
+    'queryTerms',
+    'redactionMarker',
+    'renderDefaultObservation',
+    'renderMetnosObservation',
+    'renderNamedObservation',
+    'resolveNotesConfig',
+    'resolvePreview',
+    'resolveReferences',
+    'salientBudget',
+    'salientPreview',
+    'sampleContent',
+    'splitLines',
+    'toEntry',
+    'toNameFragment',
+    'toOffloadContent',
+    'truncateToTokens',
+  ],
+  './sqlite': ['DEFAULT_INLINE_BYTES', 'RETIRED_CONTENT_RETENTION_MS', 'SqliteDriver', 'createSqliteDriver'],
+  './fs': ['FsDriver', 'createFsDriver'],
+  './memory': ['MemoryDriver', 'createMemoryDriver'],
+  './postgres': ['PostgresDriver', 'createPostgresDriver'],
+  './tools': [
+    'ANTHROPIC_MEMORY_SYSTEM_PROMPT',
+    'DEFAULT_READ_LIMIT',
+    'DEFAULT_SYSTEM_PROMPT',
+    'HARNESS_SYSTEM_PROMPT',
+    'MEMORY_ROOT',
+    'METNOS_READ_DESCRIPTION',
+    'METNOS_READ_SCHEMA',
+    'METNOS_SYSTEM_PROMPT',
+    'MemoryDirectory',
+    'MemoryLayout',
+    'MemoryToolError',
+    'NAMED_SYSTEM_PROMPT',
+    'PRESET_NAMES',
+    'SCRATCHPAD_PARAMETER',
+    'SCRATCHPAD_TOOL_NAMES',
+    'SESSION_SCRATCHPAD_DESCRIPTION',
+    'SESSION_SCRATCHPAD_INPUT_SCHEMA',
+    'SESSION_SCRATCHPAD_TOOL_NAME',
+    'TOOL_NAMES',
+    'anthropicMemoryToolDefinition',
+    'availableTools',
+    'createAnthropicMemoryPreset',
+    'createAnthropicMemoryTool',
+    'createDefaultPreset',
+    'createHarnessPreset',
+    'createMetnosPreset',
+    'createNamedPreset',
+    'createOpenclawPreset',
+    'createPreset',
+    'createSessionScratchpadTool',
+    'defineTool',
+    'errorOutput',
+    'memoryToolParameters',
+    'openclawSystemPrompt',
+    'parseLines',
+    'providerToolName',
+    'runAnthropicToolUse',
+    'runOpenAIResponsesCall',
+    'runOpenAIToolCall',
+    'runTool',
+    'toAISDKTools',
+    'toAnthropicTools',
+    'toOpenAIResponsesTools',
+    'toOpenAITools',
+    'toolJsonSchema',
+    'wrapTools',
+  ],
+  './mcp': [
+    'BoundedStdioServerTransport',
+    'DEFAULT_MAX_REPLY_BYTES',
+    'DEFAULT_MAX_REQUEST_BYTES',
+    'ENTRY_URI_TEMPLATE',
+    'EntryResources',
+    'createMcpServer',
+    'entryUri',
+    'entryUriTemplate',
+    'parseEntryUri',
+    'serveHttp',
+    'serveStdio',
+    'startMcpProxy',
+  ],
+  './runtime': [
+    'DEFAULT_JUDGE_THRESHOLD',
+    'DEFAULT_MODELS',
+    'MODE_STRATEGIES',
+    'Mnestome',
+    'PROVIDER_ALIASES',
+    'RUNTIME_DEFAULTS',
+    'SHIPPED_EXECUTOR_NAMES',
+    'SUMMARIZER_SYSTEM_PROMPT',
+    'TIERS',
+    'builtinTasks',
+    'compose',
+    'configFilePath',
+    'createBubblewrapSandbox',
+    'createModelJudge',
+    'createModelSummarizer',
+    'createNoSandbox',
+    'createPrefilter',
+    'createSandbox',
+    'createScheduler',
+    'createScriptedModel',
+    'createTierModels',
+    'createVaglio',
+    'defaultExecutorsDir',
+    'defaultHybridSettings',
+    'defaultJudgeSettings',
+    'defaultKeyDir',
+    'defaultMnestomePath',
+    'defaultRuntimeConfig',
+    'defaultSandboxSettings',
+    'defaultSchedulerStatePath',
+    'detectSandbox',
+    'ensureShippedExecutors',
+    'findChain',
+    'generateSigningKey',
+    'loadCatalog',
+    'loadOrCreateSigningKey',
+    'loadRuntimeConfig',
+    'loadSigningKey',
+    'loadTierPrompts',
+    'loadTrustedKeys',
+    'openScheduler',
+    'parseExecutorManifest',
+    'parseRuntimeConfig',
+    'parseSchedule',
+    'probeBubblewrap',
+    'resolveModel',
+    'resolveTier',
+    'runExecutor',
+    'runHybridTurn',
+    'runQuery',
+    'runSchedulerDaemon',
+    'runTurn',
+    'saveSigningKey',
+    'shippedExecutorsDir',
+    'shippedTierPrompts',
+    'signExecutor',
+    'singleModelTiers',
+    'suggestExecutor',
+    'turnLogFile',
+    'vaglioLogFile',
+    'verifyExecutor',
+  ],
+  './runtime/ollama': ['DEFAULT_OLLAMA_HOST', 'createOllama'],
+  './runtime/openai': ['DEFAULT_OPENAI_BASE_URL', 'createOpenAICompatible'],
+  './runtime/anthropic': [
+    'DEFAULT_ANTHROPIC_BASE_URL',
+    'DEFAULT_ANTHROPIC_MAX_OUTPUT_TOKENS',
+    'createAnthropic',
+  ],
+  './test': ['closedPortURL', 'runStoreContract', 'startFakeAnthropic', 'startFakeOllama', 'startFakeOpenAI'],
+};
+
+const packageExports: Record<string, string | { default: string }> = JSON.parse(
+  readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
+).exports;
+const entryPoints = Object.entries(packageExports).flatMap(([subpath, target]) =>
+  typeof target === 'object'
+    ? [{ subpath, source: target.default.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts') }]
+    : [],
+);
+
+describe('public API', () => {
+  it('every entry point in package.json is pinned, and nothing else', () => {
+    expect(entryPoints.map((entry) => entry.subpath).sort()).toEqual(Object.keys(PUBLIC_API).sort());
+  });
+
+  for (const { subpath, source } of entryPoints) {
+    it(`${subpath} exports exactly its pinned values`, async () => {
+      const exported = Object.keys(await import(pathToFileURL(`${root}${source}`).href)).sort();
+      const pinned = PUBLIC_API[subpath] ?? [];
+      const added = exported.filter((name) => !pinned.includes(name));
+      const removed = pinned.filter((name) => !exported.includes(name));
+      if (added.length > 0 || removed.length > 0) {
+        expect.fail(
+          [
+            `agent-scratchpad${subpath.slice(1)} (${source}) no longer matches PUBLIC_API in test/public-api.test.ts.`,
+            added.length > 0
+              ? `Exported but not pinned (add to the pin if deliberate, else stop exporting): ${added.join(', ')}`
+              : '',
+            removed.length > 0
+              ? `Pinned but no longer exported (remove from the pin if deliberate): ${removed.join(', ')}`
+              : '',
+          ]
+            .filter(Boolean)
+            .join('\n'),
+        );
+      }
+    });
+  }
+});
+
+/** The provider SDK packages `specifier` loads, seen by a module resolve hook in a fresh Node process. */
+function sdksLoadedBy(specifier: string): string[] {
+  const hook = `import { appendFileSync } from 'node:fs';
+export async function resolve(specifier, context, next) {
+  const resolved = await next(specifier, context);
+  const sdk = /node_modules\\/(ollama|openai|@anthropic-ai\\/sdk)\\//.exec(resolved.url);
+  if (sdk) appendFileSync(1, sdk[1] + '\\n');
+  return resolved;
+}`;
+  const script = `
+    import { register } from 'node:module';
+    register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(hook)}));
+    await import(${JSON.stringify(specifier)});
+  `;
+  const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+    cwd: root,
+    encoding: 'utf8',
+  });
+  return [...new Set(output.split('\n').filter(Boolean))].sort();
+}
+
+describe('provider entry points (built dist)', () => {
+  beforeAll(() => {
+    builtCli();
+  }, 120_000);
+
+  it('each provider subpath loads its own SDK and no other', () => {
+    expect(sdksLoadedBy('agent-scratchpad/runtime/ollama')).toEqual(['ollama']);
+    expect(sdksLoadedBy('agent-scratchpad/runtime/openai')).toEqual(['openai']);
+    expect(sdksLoadedBy('agent-scratchpad/runtime/anthropic')).toEqual(['@anthropic-ai/sdk']);
+  });
+});
