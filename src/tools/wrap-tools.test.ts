@@ -66,11 +66,11 @@ describe('wrapTools', () => {
     const saved = await command.execute({ command: 'big', scratchpad: 'build-log' });
     expect(saved.entry?.name).toBe('build-log');
     expect(saved.text).toMatch(
-      /^Saved the result of execute_command to the scratchpad as "build-log" \(52,902 chars, 3,000 lines\)\. Read it with scratchpad_read \{"name": "build-log"\}\.\nPreview:\nINFO request 0/,
+      /^Saved the result of execute_command to the scratchpad as "build-log" \(52,902 chars, 3,000 lines; kept for this session \(no expiry\)\)\. Read it with scratchpad_read \{"name": "build-log"\}\.\nPreview:\nINFO request 0/,
     );
     expect((await session.read('build-log')).content).toBe(log);
     expect((await command.execute({ command: 'small', scratchpad: 'build-log' })).text).toContain(
-      '"build-log" (2 chars, 1 lines)',
+      '"build-log" (2 chars, 1 lines; kept for this session (no expiry))',
     );
     expect((await command.execute({ command: 'small', scratchpad: '../etc' })).text).toContain(
       'INVALID_NAME',

@@ -2,6 +2,7 @@ import { ScratchpadError } from '../core/errors.js';
 import { formatCount } from '../core/format.js';
 import { formatError } from '../core/format-error.js';
 import type { JsonObject } from '../core/json.js';
+import { describeLifetime } from '../core/lifetime.js';
 import { assertValidName } from '../core/names.js';
 import {
   createOffloader,
@@ -143,7 +144,7 @@ export function withScratchpadParameter(schema: JsonSchema): JsonSchema {
       ...((schema.properties ?? {}) as JsonObject),
       [SCRATCHPAD_PARAMETER]: {
         type: 'string',
-        description: `Optional: save the full result in the scratchpad under this name instead of showing it here; read it later with ${TOOL_NAMES.read}.`,
+        description: `Optional: save the full result in the scratchpad under this name instead of showing it here; read it later with ${TOOL_NAMES.read}. It is kept for this session (the confirmation says so, or the TTL when the store sets one).`,
       },
     },
   };
@@ -182,7 +183,7 @@ export async function saveResultAs(
   return {
     isError: false,
     entry: { id: entry.id, name: entry.name },
-    text: `Saved the result of ${tool} to the scratchpad as "${entry.name}" (${size}). Read it with ${policy.readTool} {"name": "${entry.name}"}.\nPreview:\n${preview.text}`,
+    text: `Saved the result of ${tool} to the scratchpad as "${entry.name}" (${size}; ${describeLifetime(entry, entry.updatedAt)}). Read it with ${policy.readTool} {"name": "${entry.name}"}.\nPreview:\n${session.scratchpad.redactor.redactSync(preview.text)}`,
   };
 }
 

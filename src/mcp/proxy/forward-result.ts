@@ -1,5 +1,6 @@
 import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/sdk/types.js';
 import type { Entry } from '../../core/entry.js';
+import { describeLifetime } from '../../core/lifetime.js';
 import type { Redactor } from '../../core/redaction/redactor.js';
 import type { Offloader } from '../../scratchpad/offload/offloader.js';
 import type { SessionScratchpad } from '../../scratchpad/session-scratchpad.js';
@@ -306,7 +307,7 @@ function linkTo(session: SessionScratchpad, entry: Entry, tool: string): Content
     name: entry.name,
     mimeType: entry.mediaType.split(';')[0] ?? 'application/octet-stream',
     size: entry.bytes,
-    description: `The full result of ${tool}, stored in the scratchpad (read slices with ?offset=&limit= or ?lines=A:B).`,
+    description: `The full result of ${tool}, stored in the scratchpad and ${describeLifetime(entry, entry.updatedAt)} (read slices with ?offset=&limit= or ?lines=A:B).`,
   };
 }
 

@@ -12,7 +12,7 @@ const READ_WINDOW = 50;
  * around its focus and a regex for a name it lists).
  *
  * ```
- * [bash output stored as bash_3 (id 485d7beae4e144eb, text, 12,502 chars, 318 lines); not shown in full]
+ * [bash output stored as bash_3 (id 485d7beae4e144eb, text, 12,502 chars, 318 lines; kept for 1 hour (until 2026-04-26T19:25:40Z)); not shown in full]
  * Text, 318 lines of 12 kinds (repetitive, like a log); 1 error line:
  * First lines:
  *   1: 2026-04-26T18:22:01Z INFO worker started pid=4113
@@ -34,7 +34,9 @@ export function renderDefaultObservation(input: ObservationInput): RenderedObser
     entry.kind === 'binary'
       ? `binary, ${formatCount(entry.bytes)} bytes`
       : `text, ${formatCount(entry.chars)} chars, ${formatCount(entry.lines)} lines`;
-  const lines = [`[${tool} output stored as ${entry.name} (id ${entry.id}, ${size}); not shown in full]`];
+  const lines = [
+    `[${tool} output stored as ${entry.name} (id ${entry.id}, ${size}; ${input.lifetime}); not shown in full]`,
+  ];
   if (Object.keys(input.metadata).length > 0) {
     const metadata = JSON.stringify(input.metadata);
     lines.push(

@@ -12,7 +12,7 @@ export function renderNamedObservation(input: ObservationInput): RenderedObserva
       ? `${formatCount(entry.bytes)} bytes, binary`
       : `${formatCount(entry.chars)} characters`;
   const lines = [
-    `Output too large (${size}). Saved to the scratchpad as "${entry.name}".`,
+    `Output too large (${size}). Saved to the scratchpad as "${entry.name}" (${input.lifetime}).`,
     `Read it with ${readTool} {"name": "${entry.name}"} (offset and limit for a part, regex for the matching lines).`,
   ];
   if (Object.keys(input.metadata).length > 0) lines.push(`Metadata: ${JSON.stringify(input.metadata)}`);

@@ -6,7 +6,10 @@ import type { PreviewText } from '../previews/preview-builder.js';
 export interface ObservationInput {
   /** The tool that produced the result (as the caller named it). */
   tool: string;
-  entry: Pick<Entry, 'id' | 'name' | 'kind' | 'bytes' | 'chars' | 'lines'>;
+  entry: Pick<
+    Entry,
+    'id' | 'name' | 'kind' | 'bytes' | 'chars' | 'lines' | 'expiresAt' | 'updatedAt' | 'pinned'
+  >;
   preview: PreviewText;
   /** True when the preview is the plain first-2,000-bytes head (seed 004 names it in its notice). */
   headPreview: boolean;
@@ -14,6 +17,8 @@ export interface ObservationInput {
   metadata: JsonObject;
   /** The tool that reads entries back. */
   readTool: string;
+  /** How long the entry lives ({@link describeLifetime}): `kept for 1 hour (until …)`, `kept for this session …`. */
+  lifetime: string;
 }
 
 /** An observation: the value to put in the conversation and the text the model reads. */

@@ -59,7 +59,7 @@ describe('offloader: metnos format (seed 000)', () => {
       summary: `${[...content].slice(0, 500).join('')}\n[... ${chars - 1000} characters omitted ...]\n${[...content].slice(-500).join('')}`,
       metadata: result.metadata,
       _note:
-        'Large observation saved in scratchpad. To read it in full or partially, use the scratchpad_read tool.',
+        'Large observation saved in scratchpad. To read it in full or partially, use the scratchpad_read tool. The entry is kept for 1 hour (until 2023-11-14T23:13:20Z).',
     });
     expect(outcome.text).toBe(JSON.stringify(outcome.observation));
     expect(outcome.storedField).toBe('content');
@@ -111,7 +111,7 @@ describe('offloader: named format (seed 004)', () => {
       .replace(/\uFFFD$/, '');
     expect(first.text).toBe(
       [
-        `Output too large (${chars} characters). Saved to the scratchpad as "execute_command_1".`,
+        `Output too large (${chars} characters). Saved to the scratchpad as "execute_command_1" (kept for this session (no expiry)).`,
         'Read it with scratchpad_read {"name": "execute_command_1"} (offset and limit for a part, regex for the matching lines).',
         'Preview (first 2000 bytes):',
         preview,
@@ -144,7 +144,7 @@ describe('offloader: default format', () => {
     const lines = outcome.text.split('\n');
     const { entry } = outcome;
     expect(lines[0]).toBe(
-      `[bash output stored as bash_1 (id ${entry.id}, text, ${entry.chars.toLocaleString('en-US')} chars, 203 lines); not shown in full]`,
+      `[bash output stored as bash_1 (id ${entry.id}, text, ${entry.chars.toLocaleString('en-US')} chars, 203 lines; kept for this session (no expiry)); not shown in full]`,
     );
     expect(lines[1]).toBe('Metadata: {"command":"make test","exitCode":2}');
     expect(lines[2]).toMatch(

@@ -1,6 +1,7 @@
 import type { Entry } from '../../core/entry.js';
 import { ScratchpadError } from '../../core/errors.js';
 import type { JsonObject, JsonValue } from '../../core/json.js';
+import { describeLifetime } from '../../core/lifetime.js';
 import type { Redactor } from '../../core/redaction/redactor.js';
 import { codePointLength } from '../../core/utf8.js';
 import type { PreviewContext, PreviewText } from '../previews/preview-builder.js';
@@ -159,9 +160,10 @@ export function createOffloader(config: OffloaderConfig): Offloader {
           headPreview: builder === PREVIEW_BUILDERS.head,
           metadata: shownMetadata,
           readTool: policy.readTool,
+          lifetime: describeLifetime(entry, entry.updatedAt),
         });
       if (policy.minSavings > 0 && content.kind === 'text') {
-        const provisional = render(provisionalEntry(await namer.peek(tool), content));
+        const provisional = render(provisionalEntry(await namer.peek(tool), content, policy.ttlMs));
         if (provisional.text.length > (1 - policy.minSavings) * content.inlineText.length) {
           return inline('no-savings', content);
         }
@@ -259,7 +261,11 @@ function pastOnly(context: PreviewContext | undefined): PreviewContext {
 }
 
 /** The entry as it will be, to measure the observation before writing it. */
-function provisionalEntry(name: string, content: OffloadContent): ObservationInput['entry'] {
+function provisionalEntry(
+  name: string,
+  content: OffloadContent,
+  ttlMs: number | null | undefined,
+): ObservationInput['entry'] {
   let newlines = 0;
   for (let index = content.text.indexOf('\n'); index !== -1; index = content.text.indexOf('\n', index + 1))
     newlines++;
@@ -271,5 +277,9 @@ function provisionalEntry(name: string, content: OffloadContent): ObservationInp
     bytes: content.bytes.byteLength,
     chars: codePointLength(content.text),
     lines,
+    // Measured at epoch 0: the lifetime's text has the length it will have.
+    expiresAt: ttlMs ?? null,
+    updatedAt: 0,
+    pinned: false,
   };
 }

@@ -41,7 +41,7 @@ describe('adapters', () => {
     expect(written).toEqual({
       role: 'tool',
       tool_call_id: 'c1',
-      content: 'Created "a" (2 chars, 1 lines, 2 B, version 1).',
+      content: 'Created "a" (2 chars, 1 lines, 2 B, version 1). It is kept for this session (no expiry).',
     });
     expect(
       (
@@ -100,7 +100,7 @@ describe('adapters', () => {
     expect(ok).toEqual({
       type: 'tool_result',
       tool_use_id: 't2',
-      content: 'Created "x" (1 chars, 1 lines, 1 B, version 1).',
+      content: 'Created "x" (1 chars, 1 lines, 1 B, version 1). It is kept for this session (no expiry).',
     });
   });
 
@@ -109,7 +109,7 @@ describe('adapters', () => {
     const set = toAISDKTools(tools, context);
     expect(Object.keys(set)).toContain('session_scratchpad');
     expect(await set.scratchpad_write?.execute({ name: 'n', content: 'v' })).toBe(
-      'Created "n" (1 chars, 1 lines, 1 B, version 1).',
+      'Created "n" (1 chars, 1 lines, 1 B, version 1). It is kept for this session (no expiry).',
     );
     expect(await set.scratchpad_read?.execute({ name: 'n' })).toBe('[n: chars 0–1 of 1; line 1 of 1]\nv');
     expect(set.scratchpad_read?.inputSchema).toBeInstanceOf(z.ZodObject);

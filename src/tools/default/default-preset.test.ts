@@ -39,13 +39,13 @@ describe('default preset', () => {
   it('write acknowledges what happened: created, replaced, appended', async () => {
     const { call, session } = setup();
     expect((await call('scratchpad_write', { name: 'plan', content: 'step 1\nstep 2' })).text).toBe(
-      'Created "plan" (13 chars, 2 lines, 13 B, version 1).',
+      'Created "plan" (13 chars, 2 lines, 13 B, version 1). It is kept for this session (no expiry).',
     );
     expect((await call('scratchpad_write', { name: 'plan', content: 'only one' })).text).toBe(
-      'Replaced "plan" (8 chars, 1 lines, 8 B, version 2); version 1 had 13 chars.',
+      'Replaced "plan" (8 chars, 1 lines, 8 B, version 2); version 1 had 13 chars. It is kept for this session (no expiry).',
     );
     expect((await call('scratchpad_write', { name: 'plan', content: '\nmore', mode: 'append' })).text).toBe(
-      'Appended 5 bytes to "plan" (13 chars, 2 lines, 13 B, version 3); it was version 2.',
+      'Appended 5 bytes to "plan" (13 chars, 2 lines, 13 B, version 3); it was version 2. It is kept for this session (no expiry).',
     );
     const entry = await session.get('plan');
     expect(entry).toMatchObject({ turn: 't1', step: 1, source: 'scratchpad_write' });

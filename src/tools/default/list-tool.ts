@@ -33,7 +33,7 @@ export function createListTool(
   return defineTool({
     name: TOOL_NAMES.list,
     description:
-      'List the entries in the scratchpad (name, size, lines, when written). Call it at the start of a session to see what is already stored.',
+      'List the entries in the scratchpad (name, size, lines, when written, when each expires; the others are kept for this session). Call it at the start of a session to see what is already stored.',
     parameters,
     async execute(input, { session }) {
       const matching = (

@@ -66,7 +66,8 @@ export function createReadTool(options: { defaultLimit?: number } = {}): Scratch
     description:
       'Read part of a scratchpad entry (a saved note or a large tool result that was stored instead of shown). ' +
       'Pick the slice you need: lines "A:B" to read a region, regex to find lines (with line numbers) before reading around them, ' +
-      'head/tail for the start or the end, offset+limit to page through. Every result says where the slice is and how to continue.',
+      'head/tail for the start or the end, offset+limit to page through. Every result says where the slice is and how to continue. ' +
+      'An entry lives as long as its notice says (a TTL, or this session); reading one that expired says so.',
     parameters,
     async execute(input, context) {
       const { session } = context;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { formatCount } from '../../core/format.js';
+import { describeLifetime } from '../../core/lifetime.js';
 import { MAX_TTL_SECONDS, TTL_SECONDS_RANGE } from '../../core/ttl.js';
 import { defineTool, type ScratchpadTool } from '../tool.js';
 import { TOOL_NAMES } from '../tool-names.js';
@@ -41,7 +42,9 @@ export function createWriteTool(): ScratchpadTool<z.infer<typeof parameters>> {
     name: TOOL_NAMES.write,
     description:
       'Save text under a name in the scratchpad, outside your context, so you can read it back later (plans, findings, intermediate results, drafts). ' +
-      'Writing an existing name replaces it unless mode is "append" or "create". The result tells you the new size and version.',
+      'Writing an existing name replaces it unless mode is "append" or "create". ' +
+      'An entry is kept for this session unless you set ttl_seconds (then it is deleted after that many seconds). ' +
+      'The result tells you the new size, version and how long the entry is kept.',
     parameters,
     async execute(input, { session, turn, step }) {
       const result = await session.write(input.name, input.content, {
@@ -63,7 +66,7 @@ export function createWriteTool(): ScratchpadTool<z.infer<typeof parameters>> {
       } else {
         text = `Replaced ${describeEntry(entry)}; version ${result.previous?.version} had ${formatCount(result.previous?.chars ?? 0)} chars.`;
       }
-      if (entry.expiresAt !== null) text += ` Expires ${new Date(entry.expiresAt).toISOString()}.`;
+      text += ` It is ${describeLifetime(entry, entry.updatedAt)}.`;
       return {
         text,
         data: {
