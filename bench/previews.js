@@ -16,6 +16,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { describeLifetime } from '../dist/core/lifetime.js';
 import { createMemoryDriver, createScratchpad } from '../dist/index.js';
 import {
   createOffloader,
@@ -210,6 +211,9 @@ function renderedEnvelope(item, input) {
     bytes: input.bytes.byteLength,
     chars: [...input.text].length,
     lines: lineCount(input.text),
+    expiresAt: null,
+    updatedAt: 0,
+    pinned: false,
   };
   const rendered = renderDefaultObservation({
     tool: item.tool,
@@ -218,6 +222,7 @@ function renderedEnvelope(item, input) {
     headPreview: false,
     metadata: {},
     readTool: TOOL_NAMES.read,
+    lifetime: describeLifetime(entry, 0),
   });
   return rendered.text.length;
 }

@@ -60,7 +60,9 @@ describe('scratchpad mcp over a real stdio pipe', () => {
     expect(log.length).toBe(6893);
     expect(
       text(await client.callTool({ name: 'scratchpad_write', arguments: { name: 'log', content: log } })),
-    ).toBe('Created "log" (6,893 chars, 1,000 lines, 6.9 KB, version 1).');
+    ).toBe(
+      'Created "log" (6,893 chars, 1,000 lines, 6.9 KB, version 1). It is kept for this session (no expiry).',
+    );
     expect(
       text(await client.callTool({ name: 'scratchpad_read', arguments: { name: 'log', regex: 'ERROR' } })),
     ).toContain('701: ERROR boom');
