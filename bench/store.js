@@ -12,15 +12,16 @@
  *      cold (the store's files dropped from the page cache before every read with posix_fadvise DONTNEED, through
  *      GNU dd, and the store reopened; SQLite only: PostgreSQL's cache is the server's);
  *   4. peak RSS while reading slices of the big entry, in a fresh child process (SQLite);
- *   5. small writes against raw better-sqlite3 and first-search figures, when `bench/small-writes.js` and
- *      `bench/first-search.js` exist (run as children with `--json`; their own options apply).
+ *   5. small writes against raw better-sqlite3 (`measureSmallWrites` of bench/small-writes.js) and the first
+ *      search with its worst event-loop delay (`measureFirstSearch` of bench/first-search.js), SQLite.
  * Prints tables with the targets and writes bench/results/store.json. Options:
  *   --size-mib N     size of the big entry (default 1024)        --pairs N   pairs per comparison (default 5)
  *   --reads N        warm reads per entry (default 1000)          --cold-reads N  cold reads (default 100)
  *   --store URL      also run on this store (postgres://…; repeatable)            --keep  keep the directory
+ *   --first-search-mb 100,1000  sizes of the first-search runs   --no-companions  skip small writes and first search
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { mkdir, mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -49,6 +50,11 @@ const PAIRS = option('--pairs', 5);
 const READS = option('--reads', 1000);
 const COLD_READS = option('--cold-reads', 100);
 const KEEP = given.includes('--keep');
+const FIRST_SEARCH_MB = given.includes('--first-search-mb')
+  ? String(given[given.indexOf('--first-search-mb') + 1])
+      .split(',')
+      .map(Number)
+  : [100, 1000];
 const STORE_URLS = given.flatMap((value, index) => (given[index - 1] === '--store' ? [value] : []));
 const SESSION = 'bench';
 const RIPGREP = ['/usr/bin/rg', '/usr/local/bin/rg'].find((path) => existsSync(path));
@@ -92,7 +98,7 @@ try {
     log(`— ${store.label} —`);
     results.stores.push(await benchStore(store, bigPath));
   }
-  results.companions = companions();
+  results.companions = await companions();
   report(results);
   await mkdir(join(here, 'results'), { recursive: true });
   await writeFile(join(here, 'results', 'store.json'), `${JSON.stringify(results, null, 2)}\n`);
@@ -337,30 +343,25 @@ async function openStore(store) {
   return { driver, close: async () => {} };
 }
 
-/** Figures of the companion benchmarks, when they exist: small writes and first search. */
-function companions() {
+/** Figures of the companion benchmarks (bench/small-writes.js, bench/first-search.js), run in this process. */
+async function companions() {
+  if (given.includes('--no-companions')) return { skipped: '--no-companions' };
   const out = {};
-  for (const [key, file] of [
-    ['smallWrites', 'small-writes.js'],
-    ['firstSearch', 'first-search.js'],
-  ]) {
-    const path = join(here, file);
-    if (!existsSync(path)) {
-      out[key] = { skipped: `bench/${file} does not exist` };
-      continue;
-    }
-    log(`running bench/${file}`);
-    const storeArguments = STORE_URLS.flatMap((url) => ['--store', url]);
-    const child = spawnSync(process.execPath, ['--expose-gc', path, '--json', ...storeArguments], {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    const lastLine = child.stdout.trim().split('\n').pop() ?? '';
-    try {
-      out[key] = JSON.parse(lastLine);
-    } catch {
-      out[key] = { status: child.status, output: child.stdout.slice(-2000) };
-    }
+  const smallWrites = join(here, 'small-writes.js');
+  if (existsSync(smallWrites)) {
+    log('small writes vs raw better-sqlite3 (bench/small-writes.js)');
+    const { measureSmallWrites } = await import('./small-writes.js');
+    out.smallWrites = await measureSmallWrites({ log });
+  } else {
+    out.smallWrites = { skipped: 'bench/small-writes.js does not exist' };
+  }
+  const firstSearch = join(here, 'first-search.js');
+  if (existsSync(firstSearch)) {
+    log(`first search on ${FIRST_SEARCH_MB.join(', ')} MB (bench/first-search.js)`);
+    const { measureFirstSearch } = await import('./first-search.js');
+    out.firstSearch = await measureFirstSearch({ sizes: FIRST_SEARCH_MB, log });
+  } else {
+    out.firstSearch = { skipped: 'bench/first-search.js does not exist' };
   }
   return out;
 }
@@ -428,7 +429,7 @@ function report(results) {
     ],
   );
   for (const [key, value] of Object.entries(results.companions)) {
-    console.log(`\n${key}: ${value.skipped ?? JSON.stringify(value)}`);
+    console.log(`\n${key}: ${typeof value === 'string' ? value : (value.skipped ?? JSON.stringify(value))}`);
   }
 
   const targets = [];
