@@ -1,4 +1,6 @@
 import { InvalidArgumentError } from 'commander';
+import { ScratchpadError } from '../core/errors.js';
+import { type LineRange, parseLineRange } from '../core/line-range.js';
 import { MAX_TTL_SECONDS, TTL_SECONDS_RANGE } from '../core/ttl.js';
 
 /** Commander parser for a non-negative integer flag (a malformed value is a usage error, exit 2). */
@@ -25,17 +27,14 @@ export function characterRange(value: string): { start: number; end?: number } {
   return match[2] === '' ? { start: Number(match[1]) } : { start: Number(match[1]), end: Number(match[2]) };
 }
 
-/** Parses `A:B` line ranges (1-based, inclusive, negative from the end; `A:` to the end; `A` one line). */
-export function lineRange(value: string): { start: number; end?: number } {
-  const match = /^(-?\d+)(?::(-?\d*))?$/.exec(value);
-  if (!match || match[1] === '0' || match[2] === '0') {
-    throw new InvalidArgumentError(
-      `expected A:B (1-based lines, negative from the end), got ${JSON.stringify(value)}`,
-    );
+/** Commander parser for `--lines`: the tools' own {@link parseLineRange}, its error as a usage error (exit 2). */
+export function lineRange(value: string): LineRange {
+  try {
+    return parseLineRange(value);
+  } catch (error) {
+    if (!(error instanceof ScratchpadError)) throw error;
+    throw new InvalidArgumentError(`${error.message} ${error.hint ?? ''}`.trim());
   }
-  const start = Number(match[1]);
-  if (match[2] === undefined) return { start, end: start };
-  return match[2] === '' ? { start } : { start, end: Number(match[2]) };
 }
 
 /** Commander parser for a positive integer flag (sizes, counts). */

@@ -1,23 +1,13 @@
-import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { configHome, dataHome } from '../core/xdg.js';
 import type { StoreDriver } from './driver.js';
 import { parseStoreUrl } from './parse-store-url.js';
 
-/** Where the default SQLite file lives: `$XDG_DATA_HOME/scratchpad/scratchpad.db`. */
+export { configHome, dataHome };
+
+/** Where the default SQLite file lives: `$XDG_DATA_HOME/scratchpad/scratchpad.db` (XDG lookup: `core/xdg.ts`). */
 export function defaultDatabasePath(env: NodeJS.ProcessEnv = process.env): string {
   return join(dataHome(env), 'scratchpad', 'scratchpad.db');
-}
-
-/** `$XDG_DATA_HOME`, or `~/.local/share`. */
-export function dataHome(env: NodeJS.ProcessEnv = process.env): string {
-  const configured = env.XDG_DATA_HOME;
-  return configured && configured.length > 0 ? configured : join(homedir(), '.local', 'share');
-}
-
-/** `$XDG_CONFIG_HOME`, or `~/.config`. */
-export function configHome(env: NodeJS.ProcessEnv = process.env): string {
-  const configured = env.XDG_CONFIG_HOME;
-  return configured && configured.length > 0 ? configured : join(homedir(), '.config');
 }
 
 /**

@@ -1,5 +1,5 @@
-import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { configHome } from '../../core/xdg.js';
 
 /** Environment variables as read by the runtime (a subset of `process.env`). */
 export type Environment = Readonly<Record<string, string | undefined>>;
@@ -11,6 +11,5 @@ export type Environment = Readonly<Record<string, string | undefined>>;
 export function configFilePath(env: Environment = process.env): string {
   const explicit = env.SCRATCHPAD_CONFIG;
   if (explicit) return explicit;
-  const base = env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config');
-  return join(base, 'scratchpad', 'config.toml');
+  return join(configHome(env), 'scratchpad', 'config.toml');
 }

@@ -1,19 +1,17 @@
-import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { configHome, dataHome } from '../../core/xdg.js';
 
 /** Environment variables as read by the executor and vaglio modules (a subset of `process.env`). */
 export type EnvironmentVariables = Readonly<Record<string, string | undefined>>;
 
 /** `$XDG_DATA_HOME/scratchpad`, else `~/.local/share/scratchpad`: installed executors, vaglio logs. */
 export function scratchpadDataDir(env: EnvironmentVariables = process.env): string {
-  const base = env.XDG_DATA_HOME || join(env.HOME || homedir(), '.local', 'share');
-  return join(base, 'scratchpad');
+  return join(dataHome(env), 'scratchpad');
 }
 
 /** `$XDG_CONFIG_HOME/scratchpad`, else `~/.config/scratchpad`: configuration and signing keys. */
 export function scratchpadConfigDir(env: EnvironmentVariables = process.env): string {
-  const base = env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config');
-  return join(base, 'scratchpad');
+  return join(configHome(env), 'scratchpad');
 }
 
 /** Where signing keys live: `<config dir>/keys`. */

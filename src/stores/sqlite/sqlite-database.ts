@@ -19,7 +19,8 @@ export interface SqliteStatement {
 
 /**
  * The part of a better-sqlite3 `Database` the driver uses. Pass your own connection (any object of this shape,
- * e.g. one opened with custom options or a custom build) instead of a path; the driver never pins a version.
+ * e.g. one opened with custom options or a custom build) instead of a path. The package depends on better-sqlite3
+ * 12.x for the connections it opens itself; a connection you pass may come from any version with this shape.
  */
 export interface SqliteDatabase {
   /** The file name, used in error messages. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ScratchpadError } from '../../core/errors.js';
+import { parseLineRange } from '../../core/line-range.js';
 import type { ReadSlice } from '../../core/slice.js';
 import type { EntryRef } from '../../scratchpad/types.js';
 import { readForReply } from '../read-for-reply.js';
@@ -146,16 +147,7 @@ function toSlice(input: ReadInput, defaultLimit: number): ReadSlice {
   return { type: 'offset', offset: input.offset ?? 0, limit: input.limit ?? defaultLimit };
 }
 
-/** Parses `"A:B"`, `"A:"`, `":B"`, `"A"` (one line), `"-50:"` into a line slice. */
+/** Parses `"A:B"`, `"A:"`, `":B"`, `"A"` (one line), `"-50:"` into a line slice ({@link parseLineRange}). */
 export function parseLines(text: string): ReadSlice {
-  const match = /^\s*(-?\d+)?\s*(?::\s*(-?\d+)?)?\s*$/.exec(text);
-  const single = /^\s*-?\d+\s*$/.test(text);
-  if (!match || text.trim() === '' || text.trim() === ':') {
-    throw new ScratchpadError('INVALID_ARGUMENT', `Invalid line range ${JSON.stringify(text)}.`, {
-      hint: 'Write "A:B" (1-based, inclusive), "A:" to the end, "-50:" for the last 50 lines, or "A" for one line.',
-    });
-  }
-  const start = match[1] === undefined ? 1 : Number(match[1]);
-  const end = single ? start : match[2] === undefined ? undefined : Number(match[2]);
-  return end === undefined ? { type: 'lines', start } : { type: 'lines', start, end };
+  return { type: 'lines', ...parseLineRange(text) };
 }
