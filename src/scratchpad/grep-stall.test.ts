@@ -51,7 +51,7 @@ describe('grep on hostile inputs', () => {
     expect(probe.value).toBeInstanceOf(ScratchpadError);
     expect((probe.value as ScratchpadError).code).toBe('REGEX_TIMEOUT');
     console.log('WORST', probe.worstDelayMs, probe.durationMs);
-    expect(probe.worstDelayMs).toBeLessThan(TEST_STALL_BOUND_MS);
+    expect(probe.worstBusyMs).toBeLessThan(TEST_STALL_BOUND_MS);
   }, 60_000);
 
   it('a pathological pattern on 1 MB lines stops at its bound without stalling the event loop', async () => {
@@ -60,7 +60,7 @@ describe('grep on hostile inputs', () => {
     );
     expect((probe.value as ScratchpadError).code).toBe('REGEX_TIMEOUT');
     console.log('WORST', probe.worstDelayMs, probe.durationMs);
-    expect(probe.worstDelayMs).toBeLessThan(TEST_STALL_BOUND_MS);
+    expect(probe.worstBusyMs).toBeLessThan(TEST_STALL_BOUND_MS);
   }, 60_000);
 
   it('counting 4 M matching lines keeps the event loop free and finds them all', async () => {
@@ -70,7 +70,7 @@ describe('grep on hostile inputs', () => {
     expect(probe.value.total).toBe(4 * 1024 * 1024);
     expect(probe.value.matches.map((match) => match.line)).toEqual([1, 2, 3]);
     console.log('WORST', probe.worstDelayMs, probe.durationMs);
-    expect(probe.worstDelayMs).toBeLessThan(TEST_STALL_BOUND_MS);
+    expect(probe.worstBusyMs).toBeLessThan(TEST_STALL_BOUND_MS);
   }, 120_000);
 
   it('greps again after a timeout terminated its worker, and several greps run at once', async () => {

@@ -16,8 +16,8 @@ export interface EventLoopProbeResult<T> {
    * The longest the loop was kept busy by this process: over each interval between two runs of a timer, the
    * smaller of the interval and the CPU time the process used in it. A loop held by synchronous work shows the
    * same figure as {@link worstDelayMs}; a process the scheduler left waiting on a loaded machine does not (its
-   * late timer used no CPU), so stall tests assert this one. Other threads of the process (a worker, the
-   * thread pool, the garbage collector) count too, which can only make it larger. A loop held by a synchronous
+   * late timer used no CPU), so stall tests assert this one. It is also capped by the loop's own active time
+   * (`performance.eventLoopUtilization`), so a worker thread busy while this loop waits idly does not count. A loop held by a synchronous
    * wait that uses no CPU (`Atomics.wait`, SQLite's busy handler sleeping on a lock) is not counted: read
    * {@link worstDelayMs} for those.
    */
@@ -84,14 +84,19 @@ function busySampler(resolutionMs: number): { stop(): void; worstMs(): number } 
   let worst = 0;
   let lastWall = performance.now();
   let lastCpu = process.cpuUsage();
+  let lastLoop = performance.eventLoopUtilization();
   let timer: NodeJS.Timeout | undefined;
   const tick = (): void => {
     const wall = performance.now();
     const cpu = process.cpuUsage(lastCpu);
     const cpuMs = (cpu.user + cpu.system) / 1000;
-    worst = Math.max(worst, Math.min(wall - lastWall, cpuMs) - resolutionMs);
+    // The loop's active time (outside its idle wait) in the interval: a worker busy while this loop waits idly
+    // raises the process's CPU time, not this.
+    const activeMs = performance.eventLoopUtilization(lastLoop).active;
+    worst = Math.max(worst, Math.min(wall - lastWall, cpuMs, activeMs) - resolutionMs);
     lastWall = wall;
     lastCpu = process.cpuUsage();
+    lastLoop = performance.eventLoopUtilization();
     timer = setTimeout(tick, resolutionMs);
   };
   timer = setTimeout(tick, resolutionMs);
