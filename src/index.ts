@@ -33,9 +33,11 @@ export type { ReadSlice } from './core/slice.js';
 export * from './scratchpad/compaction/index.js';
 export type { ContentInput } from './scratchpad/content-input.js';
 export type { GrepMatch, GrepOptions } from './scratchpad/grep-scan.js';
+export { LEASE_KEY, type Lease } from './scratchpad/leases.js';
 export * from './scratchpad/notes/index.js';
 export * from './scratchpad/offload/index.js';
 export * from './scratchpad/previews/index.js';
+export type { RedactionConfig } from './scratchpad/redaction-config.js';
 export {
   containsReference,
   type ResolvedReferences,
@@ -50,6 +52,7 @@ export {
   type ScratchpadConfig,
   SessionScratchpad,
 } from './scratchpad/scratchpad.js';
+export type { SessionOptions, SessionViewOptions } from './scratchpad/session-scratchpad.js';
 export { type CountTokens, estimateTokens } from './scratchpad/tokens/estimate-tokens.js';
 export {
   loadTokenizer,

@@ -31,7 +31,9 @@ export type ScratchpadErrorCode =
   | 'EXECUTOR_INVALID'
   | 'INSIDE_SANDBOX'
   | 'CONFIG_INVALID'
-  | 'SCHEDULER_LOCKED';
+  | 'SCHEDULER_LOCKED'
+  | 'LEASED'
+  | 'READ_ONLY';
 
 /** Whose fault: the caller's input, our system, or a third party we talk to. */
 export type ErrorCategory = 'user' | 'system' | 'third-party';
@@ -62,6 +64,8 @@ const CATEGORY: Record<ScratchpadErrorCode, ErrorCategory> = {
   INSIDE_SANDBOX: 'user',
   CONFIG_INVALID: 'user',
   SCHEDULER_LOCKED: 'user',
+  LEASED: 'user',
+  READ_ONLY: 'user',
 };
 
 /** Every error code, in the order `docs/errors.md` lists them. */

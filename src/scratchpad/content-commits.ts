@@ -5,6 +5,7 @@ import { ScratchpadError } from '../core/errors.js';
 import { ChunkCursor } from './chunk-cursor.js';
 import { type ContentInput, isStringInput } from './content-input.js';
 import { newContentHash, stageContent } from './content-writer.js';
+import { keepLease } from './leases.js';
 import { newId } from './new-id.js';
 import type { ServiceContext } from './service-context.js';
 import { makeRoom } from './store-capacity.js';
@@ -62,7 +63,7 @@ export async function replaceContent(
       pinned: options.pinned ?? current?.pinned ?? false,
       evictable: options.evictable ?? current?.evictable ?? false,
       version: (current?.version ?? 0) + 1,
-      metadata: options.metadata ?? current?.metadata ?? {},
+      metadata: keepLease(options, current, now),
       contentId: staged.sink.stagingId,
       chunkCount: staged.chunks,
     };
@@ -169,7 +170,7 @@ export async function appendContent(
       pinned: options.pinned ?? current.pinned,
       evictable: options.evictable ?? current.evictable,
       version: current.version + 1,
-      metadata: options.metadata ?? current.metadata,
+      metadata: keepLease(options, current, now),
       chunkCount: keepChunks + staged.chunks,
     };
     const result = await context.driver.doCommit({

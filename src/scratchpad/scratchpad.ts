@@ -11,13 +11,15 @@ import { ChunkCursor } from './chunk-cursor.js';
 import { appendContent, replaceContent } from './content-commits.js';
 import { type ContentInput, isStringInput } from './content-input.js';
 import { type GrepOptions, prepareGrep, scanLines } from './grep-scan.js';
+import { assertNotLeased, keepLease, LEASE_CHANGE, type Lease, leaseOf, validateHolder } from './leases.js';
 import { type ListOptions, validateListOptions } from './list-options.js';
 import { liveSessions, liveTotals } from './live-totals.js';
+import { validateTtl } from './option-rules.js';
 import { encodedLength, sliceTooLarge } from './read-limit.js';
 import { redactContent } from './redact-content.js';
 import { searchByScan } from './search-scan.js';
 import { resolveServiceContext, type ScratchpadConfig, type ServiceContext } from './service-context.js';
-import { SessionScratchpad } from './session-scratchpad.js';
+import { type SessionOptions, SessionScratchpad } from './session-scratchpad.js';
 import { byteSpan, contextBlocks, describeGrep, locateSpan } from './slice-reading.js';
 import { enforceCaps } from './store-capacity.js';
 import { linesOf, occurrences } from './text-edits.js';
@@ -65,8 +67,8 @@ export class Scratchpad {
   }
 
   /** A view of this scratchpad bound to one session. */
-  session(session: string): SessionScratchpad {
-    return new SessionScratchpad(this, assertValidSession(session));
+  session(session: string, options?: SessionOptions): SessionScratchpad {
+    return new SessionScratchpad(this, assertValidSession(session), options);
   }
 
   // ── writes ──────────────────────────────────────────────────────────────────────────────────────────────
@@ -89,6 +91,7 @@ export class Scratchpad {
       const stored = await this.driver.doGetEntry(session, name);
       const current = stored && !isExpired(stored, this.#context.now()) ? stored : undefined;
       checkPrecondition(current, options.ifVersion, name, options.mode === 'create');
+      assertNotLeased(current, options.holder, this.#context.now());
       let outcome: WriteResult | undefined;
       try {
         outcome =
@@ -126,6 +129,7 @@ export class Scratchpad {
     for (let attempt = 0; ; attempt++) {
       const current = await this.#resolve(session, ref);
       checkPrecondition(current, options.ifVersion, current.name, false);
+      assertNotLeased(current, options.holder, this.#context.now());
       assertText(current, 'edit');
       if (current.bytes > this.#context.maxEditBytes) {
         throw new ScratchpadError(
@@ -183,13 +187,14 @@ export class Scratchpad {
       const current = await this.#resolve(session, ref);
       checkPrecondition(current, options.ifVersion, current.name, false);
       const now = this.#context.now();
+      assertNotLeased(current, options.holder, now);
       const record: EntryRecord = {
         ...current,
         pinned: options.pinned ?? current.pinned,
         evictable: options.evictable ?? current.evictable,
         expiresAt:
           options.ttlMs === undefined ? current.expiresAt : expiry(this.#context, options.ttlMs, now),
-        metadata: options.metadata ?? current.metadata,
+        metadata: keepLease(options, current, now),
         mediaType: options.mediaType ?? current.mediaType,
         updatedAt: now,
         version: current.version + 1,
@@ -205,12 +210,82 @@ export class Scratchpad {
     }
   }
 
+  /**
+   * Gives `holder` the right to change `name` until it releases the lease or the lease lapses (`ttlSeconds`);
+   * others get `LEASED` (with the holder and the expiry) on write, append, edit, update and delete, and
+   * compare-and-set still applies. The holder renews by leasing again. A name that does not exist yet is created
+   * empty, so the lease reserves it. The lease lives in the entry's record (metadata key `scratchpad:lease`), so
+   * it holds across processes and machines on every backend.
+   */
+  async lease(
+    session: string,
+    name: string,
+    options: { ttlSeconds: number; holder: string },
+  ): Promise<Lease> {
+    assertValidSession(session);
+    assertValidName(name);
+    validateHolder(options?.holder);
+    validateTtl((options?.ttlSeconds ?? Number.NaN) * 1000);
+    for (let attempt = 0; ; attempt++) {
+      const now = this.#context.now();
+      const current = await this.#live(session, name);
+      assertNotLeased(current, options.holder, now);
+      const lease = { holder: options.holder, expiresAt: now + options.ttlSeconds * 1000 };
+      try {
+        const entry = current
+          ? await this.update(session, name, {
+              ifVersion: current.version,
+              holder: options.holder,
+              [LEASE_CHANGE]: lease,
+            } as UpdateOptions)
+          : (
+              await this.write(session, name, '', {
+                mode: 'create',
+                holder: options.holder,
+                [LEASE_CHANGE]: lease,
+              } as WriteOptions)
+            ).entry;
+        return { name, ...lease, version: entry.version };
+      } catch (error) {
+        const lost =
+          ScratchpadError.hasCode(error, 'VERSION_CONFLICT') ||
+          ScratchpadError.hasCode(error, 'ENTRY_EXISTS');
+        if (!lost || attempt >= MAX_RETRIES) throw error;
+      }
+    }
+  }
+
+  /** Ends `holder`'s lease on `name`; `false` when it held none (it lapsed, or someone else holds it). */
+  async release(session: string, name: string, options: { holder: string }): Promise<boolean> {
+    validateHolder(options?.holder);
+    for (let attempt = 0; ; attempt++) {
+      const current = await this.#live(session, assertValidName(name));
+      const lease = leaseOf(current, this.#context.now());
+      if (!current || lease?.holder !== options.holder) return false;
+      try {
+        await this.update(session, name, {
+          ifVersion: current.version,
+          holder: options.holder,
+          [LEASE_CHANGE]: null,
+        } as UpdateOptions);
+        return true;
+      } catch (error) {
+        if (!ScratchpadError.hasCode(error, 'VERSION_CONFLICT') || attempt >= MAX_RETRIES) throw error;
+      }
+    }
+  }
+
   /** Deletes an entry. */
-  async delete(session: string, ref: EntryRef, options: { ifVersion?: number } = {}): Promise<Entry> {
+  async delete(
+    session: string,
+    ref: EntryRef,
+    options: { ifVersion?: number; holder?: string } = {},
+  ): Promise<Entry> {
     validateIfVersion(options.ifVersion);
     for (let attempt = 0; ; attempt++) {
       const current = await this.#resolve(session, ref, { includeExpired: true });
       checkPrecondition(current, options.ifVersion, current.name, false);
+      assertNotLeased(current, options.holder, this.#context.now());
       if (await this.driver.doDeleteEntry(current)) return toEntry(current);
       if (options.ifVersion !== undefined || attempt >= MAX_RETRIES) {
         throw conflict(

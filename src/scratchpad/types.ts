@@ -11,6 +11,8 @@ export type EntryRef = string | { id: string };
 
 /** Options for {@link Scratchpad.write}. */
 export interface WriteOptions {
+  /** The agent writing (a session handle's agent fills it in): only a lease's holder may change a leased entry. */
+  holder?: string;
   /** `replace` (default) overwrites; `append` adds to the end (creating the entry if needed); `create` fails if it exists. */
   mode?: 'replace' | 'append' | 'create';
   /** Compare-and-set: fail with `VERSION_CONFLICT` unless the entry's current version is this (0 = must not exist). */
@@ -45,6 +47,8 @@ export interface WriteResult {
 /** Options for {@link Scratchpad.update}: metadata-only changes. */
 export interface UpdateOptions {
   ifVersion?: number;
+  /** The agent changing the entry (see {@link WriteOptions.holder}). */
+  holder?: string;
   ttlMs?: number | null;
   pinned?: boolean;
   evictable?: boolean;
@@ -54,6 +58,8 @@ export interface UpdateOptions {
 
 /** Options for {@link Scratchpad.edit}. */
 export interface EditOptions {
+  /** The agent editing (see {@link WriteOptions.holder}). */
+  holder?: string;
   oldText: string;
   newText: string;
   /** Replace every occurrence; otherwise `oldText` must occur exactly once. */

@@ -6,6 +6,7 @@ import { createScratchpad, type Scratchpad, type ScratchpadConfig } from '../scr
 import type { StoreDriver } from '../stores/driver.js';
 import { capsContract } from './contract-caps.js';
 import type { ContractHarness } from './contract-harness.js';
+import { leaseContract } from './contract-leases.js';
 import { lifecycleContract } from './contract-lifecycle.js';
 import { validationContract } from './contract-validation.js';
 import { expectCode } from './expect-code.js';
@@ -562,6 +563,7 @@ export function runStoreContract(options: StoreContractOptions): void {
     });
 
     lifecycleContract(harness);
+    leaseContract(harness);
     validationContract(harness);
     capsContract(harness);
 
