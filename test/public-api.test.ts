@@ -18,6 +18,7 @@ const PUBLIC_API: Record<string, string[]> = {
     'EntryNamer',
     'FORMAT_DEFAULTS',
     'IDENTIFIER_PATTERN',
+    'LEASE_KEY',
     'MIN_IDENTIFIER_LENGTH',
     'MemoryDriver',
     'NAME_RULE',
