@@ -110,14 +110,18 @@ function busySampler(resolutionMs: number): { stop(): void; worstMs(): number } 
 }
 
 /**
- * Keeps the calling thread busy until it has used `milliseconds` of CPU time (a deliberate stall, for testing the
- * probe itself; counted in CPU time so that a loaded machine lengthens it instead of shortening what it measures).
+ * Keeps the calling thread busy until it has used `milliseconds` of CPU time and `milliseconds` of wall time have
+ * passed (a deliberate stall, for testing the probe itself). CPU time makes a loaded machine lengthen the stall
+ * instead of shortening what it measures; the wall-time floor covers the process's other threads (GC, workers),
+ * whose CPU time `process.cpuUsage` also counts.
  */
 export function blockFor(milliseconds: number): void {
-  const started = process.cpuUsage();
+  const startedCpu = process.cpuUsage();
+  const startedWall = performance.now();
   for (;;) {
-    const used = process.cpuUsage(started);
-    if ((used.user + used.system) / 1000 >= milliseconds) return;
+    const used = process.cpuUsage(startedCpu);
+    const cpuMs = (used.user + used.system) / 1000;
+    if (cpuMs >= milliseconds && performance.now() - startedWall >= milliseconds) return;
   }
 }
 
