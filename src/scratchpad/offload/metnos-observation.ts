@@ -7,7 +7,8 @@ export function metnosNote(readTool: string): string {
 
 /**
  * Seed 000's synthetic observation, field for field: `{ok, scratchpad_id, size_bytes, kind, summary, metadata, _note}`.
- * The text is its JSON. The `_note` is the seed's, followed by how long the entry lives.
+ * The text is its JSON. The `_note` is the seed's exact sentence: the seed pins it, so the entry's lifetime (which
+ * every other observation format states) is not appended here.
  */
 export function renderMetnosObservation(input: ObservationInput): RenderedObservation {
   const observation = {
@@ -17,7 +18,7 @@ export function renderMetnosObservation(input: ObservationInput): RenderedObserv
     kind: input.entry.kind,
     summary: input.preview.text,
     metadata: input.metadata,
-    _note: `${metnosNote(input.readTool)} The entry is ${input.lifetime}.`,
+    _note: metnosNote(input.readTool),
   };
   return { observation, text: JSON.stringify(observation) };
 }

@@ -59,7 +59,7 @@ describe('offloader: metnos format (seed 000)', () => {
       summary: `${[...content].slice(0, 500).join('')}\n[... ${chars - 1000} characters omitted ...]\n${[...content].slice(-500).join('')}`,
       metadata: result.metadata,
       _note:
-        'Large observation saved in scratchpad. To read it in full or partially, use the scratchpad_read tool. The entry is kept for 1 hour (until 2023-11-14T23:13:20Z).',
+        'Large observation saved in scratchpad. To read it in full or partially, use the scratchpad_read tool.',
     });
     expect(outcome.text).toBe(JSON.stringify(outcome.observation));
     expect(outcome.storedField).toBe('content');
