@@ -21,8 +21,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../../../test/helpers/built-cli.js';
 import type { Chunk } from '../../core/chunk.js';
 import type { EntryRecord } from '../../core/entry.js';
-import { ScratchpadError, type ScratchpadErrorCode } from '../../core/errors.js';
+import { ScratchpadError } from '../../core/errors.js';
 import { createScratchpad } from '../../scratchpad/scratchpad.js';
+import { expectCode } from '../../testing/expect-code.js';
 import { runStoreContract } from '../../testing/store-contract.js';
 import type { StoreDriver } from '../driver.js';
 import { createFsDriver, type FsDriver } from './index.js';
@@ -610,15 +611,3 @@ describe('fs driver across processes', () => {
     }
   }, 180_000);
 });
-
-async function expectCode(promise: Promise<unknown>, code: ScratchpadErrorCode): Promise<ScratchpadError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (ScratchpadError.hasCode(error, code)) return error;
-    throw new Error(
-      `expected ${code}, got ${error instanceof Error ? `${(error as ScratchpadError).code ?? error.name}: ${error.message}` : String(error)}`,
-    );
-  }
-  throw new Error(`expected ${code}, but it succeeded`);
-}
