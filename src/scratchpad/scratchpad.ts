@@ -43,6 +43,7 @@ import {
   expiry,
   isExpired,
   MAX_RETRIES,
+  retryDelay,
   validateIfVersion,
   validateUpdateOptions,
   validateWriteOptions,
@@ -108,7 +109,7 @@ export class Scratchpad {
       if (!retryable || attempt >= MAX_RETRIES)
         throw conflict(name, await this.#live(session, name), options.ifVersion, attempt + 1);
       // Writers that lost a race retry at spread-out moments, so a crowd of them does not collide again.
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * (attempt + 1)));
+      await retryDelay(attempt);
     }
   }
 
