@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
 import { createScratchpad } from '../dist/scratchpad/scratchpad.js';
 import { openStore } from '../dist/stores/open-store.js';
+import { CHROMIUM_LAUNCH } from '../dist/testing/chromium-launch.js';
 import { serveUi } from '../dist/ui/serve-ui.js';
 import { median, printTable, round } from './lib/measure.js';
 
@@ -53,17 +54,7 @@ const server = await serveUi({
   address: '127.0.0.1:0',
   log: () => {},
 });
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--no-first-run',
-  ],
-});
+const browser = await chromium.launch(CHROMIUM_LAUNCH);
 const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
 let largest = { bytes: 0, url: '' };
 let largestApi = { bytes: 0, url: '' };

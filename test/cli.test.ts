@@ -1,9 +1,9 @@
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtCli } from './helpers/built-cli.js';
+import { runCliSync, type SyncRun } from './helpers/run-cli-sync.js';
 
 let cli: string;
 let home: string;
@@ -13,31 +13,8 @@ beforeAll(() => {
 }, 120_000);
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  raw: Buffer;
-}
-
-function run(args: string[], input?: string | Buffer, env: Record<string, string> = {}): Run {
-  const result = spawnSync(process.execPath, [cli, ...args], {
-    input,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: home,
-      XDG_DATA_HOME: join(home, 'data'),
-      XDG_CONFIG_HOME: join(home, 'config'),
-      ...env,
-    },
-    maxBuffer: 256 * 1024 * 1024,
-  });
-  return {
-    code: result.status,
-    stdout: result.stdout.toString('utf8'),
-    stderr: result.stderr.toString('utf8'),
-    raw: result.stdout,
-  };
+function run(args: string[], input?: string | Buffer, env: Record<string, string> = {}): SyncRun {
+  return runCliSync(cli, home, args, input, env);
 }
 
 describe('scratchpad CLI', () => {

@@ -6,6 +6,7 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createScratchpad } from '../src/scratchpad/scratchpad.js';
 import { openStore } from '../src/stores/open-store.js';
+import { CHROMIUM_LAUNCH } from '../src/testing/chromium-launch.js';
 import { builtCli } from './helpers/built-cli.js';
 import { createUiFixture, NEEDLE, type UiFixture } from './helpers/ui-fixture.js';
 
@@ -20,14 +21,6 @@ declare const document: {
 const MEGABYTES = Number(process.env.SCRATCHPAD_UI_MB ?? 200);
 const ONE_MB = 1024 * 1024;
 const SHOTS = join(process.cwd(), 'test-results', 'ui');
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-];
 
 let home: string;
 let fixture: UiFixture;
@@ -67,7 +60,7 @@ beforeAll(async () => {
   home = mkdtempSync(join(tmpdir(), 'scratchpad-ui-e2e-'));
   fixture = await createUiFixture(home, MEGABYTES);
   url = await startUi();
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS });
+  browser = await chromium.launch(CHROMIUM_LAUNCH);
   page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   // What each request transferred: the response body's size on the wire, headers excluded.
   page.on('requestfinished', (request) => {

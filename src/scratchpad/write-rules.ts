@@ -143,12 +143,7 @@ export function validateWriteOptions(options: WriteOptions): void {
       hint: 'Use "text", "binary" or "auto".',
     });
   }
-  validateIfVersion(options.ifVersion);
-  if (options.ttlMs !== undefined) validateTtl(options.ttlMs);
-  if (options.pinned !== undefined) validatePinned(options.pinned);
-  if (options.evictable !== undefined) validateBoolean(options.evictable, 'evictable');
-  if (options.metadata !== undefined) validateMetadata(options.metadata);
-  if (options.mediaType !== undefined) validateMediaType(options.mediaType);
+  validateEntryOptions(options);
   if (
     options.step !== undefined &&
     options.step !== null &&
@@ -175,6 +170,11 @@ export function validateUpdateOptions(options: UpdateOptions): void {
   if (typeof options !== 'object' || options === null) {
     throw new ScratchpadError('INVALID_ARGUMENT', 'Update options must be an object.');
   }
+  validateEntryOptions(options);
+}
+
+/** The options a write and an update share: version precondition, TTL, pin, evictability, metadata, media type. */
+function validateEntryOptions(options: UpdateOptions): void {
   validateIfVersion(options.ifVersion);
   if (options.ttlMs !== undefined) validateTtl(options.ttlMs);
   if (options.pinned !== undefined) validatePinned(options.pinned);

@@ -6,6 +6,8 @@ export interface SyncRun {
   code: number | null;
   stdout: string;
   stderr: string;
+  /** stdout as bytes (binary output). */
+  raw: Buffer;
 }
 
 /** Runs the built CLI with `home` as HOME and XDG folders under it, plus `env`. */
@@ -25,12 +27,13 @@ export function runCliSync(
       XDG_CONFIG_HOME: join(home, 'config'),
       ...env,
     },
-    maxBuffer: 64 * 1024 * 1024,
+    maxBuffer: 256 * 1024 * 1024,
     timeout: 60_000,
   });
   return {
     code: result.status,
     stdout: result.stdout.toString('utf8'),
     stderr: result.stderr.toString('utf8'),
+    raw: result.stdout,
   };
 }
