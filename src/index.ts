@@ -31,8 +31,7 @@ export {
 export { BUILTIN_SECRET_PATTERNS, type SecretPattern } from './core/redaction/secret-patterns.js';
 export type { ReadSlice } from './core/slice.js';
 export * from './scratchpad/compaction/index.js';
-export type { ContentInput } from './scratchpad/content-input.js';
-export type { GrepMatch, GrepOptions } from './scratchpad/grep-scan.js';
+export type { GrepMatch, GrepOptions } from './scratchpad/grep/grep-scan.js';
 export { LEASE_KEY, type Lease } from './scratchpad/leases.js';
 export * from './scratchpad/notes/index.js';
 export * from './scratchpad/offload/index.js';
@@ -67,6 +66,7 @@ export {
 } from './scratchpad/tokens/token-counter.js';
 export { truncateToTokens } from './scratchpad/tokens/truncate-to-tokens.js';
 export type * from './scratchpad/types.js';
+export type { ContentInput } from './scratchpad/writing/content-input.js';
 export type {
   CommitRequest,
   CommitResult,

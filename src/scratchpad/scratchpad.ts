@@ -7,22 +7,16 @@ import type { Redactor } from '../core/redaction/redactor.js';
 import type { ReadSlice } from '../core/slice.js';
 import { decodeUtf8 } from '../core/utf8.js';
 import type { StoreDriver, StoreTotals } from '../stores/driver.js';
-import { ChunkCursor } from './chunk-cursor.js';
-import { appendContent, replaceContent } from './content-commits.js';
-import { type ContentInput, isStringInput } from './content-input.js';
-import { type GrepOptions, prepareGrep, scanLines } from './grep-scan.js';
+import { type GrepOptions, prepareGrep, scanLines } from './grep/grep-scan.js';
 import { assertNotLeased, keepLease, LEASE_CHANGE, type Lease, leaseOf, validateHolder } from './leases.js';
-import { type ListOptions, validateListOptions } from './list-options.js';
-import { liveSessions, liveTotals } from './live-totals.js';
-import { validateTtl } from './option-rules.js';
-import { encodedLength, sliceTooLarge } from './read-limit.js';
-import { redactContent } from './redact-content.js';
-import { searchByScan } from './search-scan.js';
+import { type ListOptions, validateListOptions } from './listing/list-options.js';
+import { liveSessions, liveTotals } from './listing/live-totals.js';
+import { ChunkCursor } from './reading/chunk-cursor.js';
+import { encodedLength, sliceTooLarge } from './reading/read-limit.js';
+import { byteSpan, contextBlocks, describeGrep, locateSpan } from './reading/slice-reading.js';
+import { searchByScan } from './search/search-scan.js';
 import { resolveServiceContext, type ScratchpadConfig, type ServiceContext } from './service-context.js';
 import { type SessionOptions, SessionScratchpad } from './session-scratchpad.js';
-import { byteSpan, contextBlocks, describeGrep, locateSpan } from './slice-reading.js';
-import { enforceCaps } from './store-capacity.js';
-import { linesOf, occurrences } from './text-edits.js';
 import type {
   EditOptions,
   EditResult,
@@ -36,6 +30,12 @@ import type {
   WriteOptions,
   WriteResult,
 } from './types.js';
+import { appendContent, replaceContent } from './writing/content-commits.js';
+import { type ContentInput, isStringInput } from './writing/content-input.js';
+import { validateTtl } from './writing/option-rules.js';
+import { redactContent } from './writing/redact-content.js';
+import { enforceCaps } from './writing/store-capacity.js';
+import { linesOf, occurrences } from './writing/text-edits.js';
 import {
   assertText,
   checkPrecondition,
@@ -47,7 +47,7 @@ import {
   validateIfVersion,
   validateUpdateOptions,
   validateWriteOptions,
-} from './write-rules.js';
+} from './writing/write-rules.js';
 
 /**
  * The service every surface (library, tools, CLI, MCP, runtime) goes through: validation, slicing, lifecycle

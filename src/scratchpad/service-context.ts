@@ -2,9 +2,9 @@ import { DEFAULT_CHUNK_SIZE } from '../core/chunk.js';
 import { ScratchpadError } from '../core/errors.js';
 import type { Redactor } from '../core/redaction/redactor.js';
 import type { StoreDriver } from '../stores/driver.js';
-import { HashStates } from './hash-states.js';
-import { validateTtl } from './option-rules.js';
 import { type RedactionConfig, resolveRedaction } from './redaction-config.js';
+import { HashStates } from './writing/hash-states.js';
+import { validateTtl } from './writing/option-rules.js';
 
 /** Configuration of a {@link Scratchpad}. */
 export interface ScratchpadConfig {

@@ -2,8 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Entry } from '../core/entry.js';
 import { ScratchpadError } from '../core/errors.js';
 import type { ReadSlice } from '../core/slice.js';
-import type { ContentInput } from './content-input.js';
-import type { GrepOptions } from './grep-scan.js';
+import type { GrepOptions } from './grep/grep-scan.js';
 import { type Lease, validateHolder } from './leases.js';
 import type { Scratchpad } from './scratchpad.js';
 import type {
@@ -19,6 +18,7 @@ import type {
   WriteOptions,
   WriteResult,
 } from './types.js';
+import type { ContentInput } from './writing/content-input.js';
 
 /** Options of {@link Scratchpad.session}. */
 export interface SessionOptions {

@@ -2,9 +2,9 @@ import type { Entry, EntryKind } from '../core/entry.js';
 import type { JsonObject } from '../core/json.js';
 import type { SliceLocation } from '../core/location.js';
 import type { IndexingProgress } from '../stores/driver.js';
-import type { GrepMatch } from './grep-scan.js';
+import type { GrepMatch } from './grep/grep-scan.js';
 
-export type { ListOptions, ListOrder } from './list-options.js';
+export type { ListOptions, ListOrder } from './listing/list-options.js';
 
 /** An entry is addressed by name within its session, or by its id. */
 export type EntryRef = string | { id: string };

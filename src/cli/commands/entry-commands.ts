@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Entry } from '../../core/entry.js';
 import { formatBytes, formatCount } from '../../core/format.js';
-import { indexingMessage } from '../../scratchpad/indexing-message.js';
+import { indexingMessage } from '../../scratchpad/search/indexing-message.js';
 import type { CliContext } from '../cli-context.js';
 import { nonNegativeInteger } from '../parse-number.js';
 

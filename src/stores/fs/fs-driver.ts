@@ -13,15 +13,17 @@ import { matchesQuery, newStagingId, sortRecords } from '../driver-helpers.js';
 import { readTextIfExists, removeFile, syncDirectory, tempName, writeDurable } from './atomic-file.js';
 import { ChunkIndex } from './chunk-index.js';
 import { ChunkIndexCache } from './chunk-index-cache.js';
-import { CommitBatch } from './commit-batch.js';
 import { appendInPlace, canAppendInPlace, copyOnWrite } from './content-append.js';
-import { ContentReader } from './content-reader.js';
+import { ContentReader } from './fs-chunks.js';
+import { CommitBatch } from './fs-commit.js';
+import { mapLimit, RecordReader } from './fs-entries.js';
 import { guard, isMissing, storeError } from './fs-errors.js';
 import { FsLayout, splitContentId } from './fs-layout.js';
-import { prepareRoot } from './prepare-root.js';
+import { serializeRecord } from './fs-records.js';
+import { prepareRoot } from './fs-schema.js';
+import { StagingArea } from './fs-staging.js';
+import { sweepStore } from './fs-sweep.js';
 import { assertRealDirectories } from './real-directories.js';
-import { serializeRecord } from './record-file.js';
-import { mapLimit, RecordReader } from './record-reader.js';
 import {
   checkSessionDirectory,
   checkVisibleFree,
@@ -30,8 +32,6 @@ import {
   sameFile,
 } from './session-files.js';
 import { type HeldLock, type SessionLockOptions, SessionLocks } from './session-lock.js';
-import { StagingArea } from './staging-area.js';
-import { sweepStore } from './sweep-store.js';
 
 /** Options for {@link createFsDriver}. */
 export interface FsDriverConfig {

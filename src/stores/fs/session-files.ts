@@ -1,9 +1,9 @@
 import { link, lstat, mkdir, rename, stat } from 'node:fs/promises';
 import { ScratchpadError } from '../../core/errors.js';
 import { lstatIfExists, removeFile, syncDirectory, tempName, writeFileAtomic } from './atomic-file.js';
+import type { RecordReader } from './fs-entries.js';
 import { errorCode, guard, isMissing } from './fs-errors.js';
 import type { FsLayout } from './fs-layout.js';
-import type { RecordReader } from './record-reader.js';
 
 /** A session path that exists must be a real directory: a commit never follows a symlink out of the root. */
 export async function checkSessionDirectory(directory: string): Promise<void> {

@@ -11,7 +11,7 @@ import type { CommitResult } from '../driver.js';
 import { createPostgresDriver, type PostgresDriver, type PostgresDriverConfig } from './postgres-driver.js';
 import { SCHEMA_VERSION } from './postgres-migrations.js';
 import type { PostgresPool } from './postgres-pool.js';
-import { entryColumns, entryPlaceholders, entryValues } from './postgres-rows.js';
+import { entryColumns, entryPlaceholders, entryValues } from './postgres-records.js';
 
 const url = process.env.SCRATCHPAD_TEST_POSTGRES_URL ?? 'postgres://root@127.0.0.1:5432/test';
 const admin = new pg.Pool({ connectionString: url, max: 2 });

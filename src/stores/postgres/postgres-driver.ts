@@ -13,14 +13,6 @@ import type {
 } from '../driver.js';
 import { newStagingId } from '../driver-helpers.js';
 import { createPgPool } from './load-pg.js';
-import {
-  appendStaged,
-  dropStaging,
-  openStaging,
-  purgeRetired,
-  takeStaging,
-  writeStagedChunk,
-} from './postgres-content.js';
 import { describeTarget, type PostgresTarget, toStoreError } from './postgres-errors.js';
 import { migrate } from './postgres-migrations.js';
 import type { PostgresClient, PostgresPool, PostgresQueryResult } from './postgres-pool.js';
@@ -33,9 +25,17 @@ import {
   toChunk,
   toEntryRecord,
   toSessionInfo,
-} from './postgres-rows.js';
+} from './postgres-records.js';
 import { DEFAULT_SCHEMA, quoteSchema } from './postgres-schema.js';
 import { searchSession } from './postgres-search.js';
+import {
+  appendStaged,
+  dropStaging,
+  openStaging,
+  purgeRetired,
+  takeStaging,
+  writeStagedChunk,
+} from './postgres-staging.js';
 import { type Rollback, withTransaction } from './postgres-transaction.js';
 
 /** Options for {@link createPostgresDriver}. */

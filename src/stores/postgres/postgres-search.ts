@@ -1,9 +1,9 @@
 import { queryTerms } from '../../core/query-terms.js';
 import type { DriverSearchHit, DriverSearchRequest } from '../driver.js';
-import { ASYNC_COMMIT } from './postgres-content.js';
 import type { PostgresQueryable } from './postgres-pool.js';
-import { entryColumns, toEntryRecord } from './postgres-rows.js';
+import { entryColumns, toEntryRecord } from './postgres-records.js';
 import { sqlString, WORD_JOINERS } from './postgres-schema.js';
+import { ASYNC_COMMIT } from './postgres-staging.js';
 
 /** Chunks indexed per statement, so a first search over a big session holds few row locks at a time. */
 const INDEX_BATCH = 8;

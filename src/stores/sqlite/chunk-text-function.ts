@@ -7,7 +7,7 @@ export const CHUNK_TEXT_FUNCTION = 'scratchpad_chunk_text';
 /**
  * Registers `scratchpad_chunk_text(file name, offset, bytes)` on the connection: the text of a chunk stored in a
  * side file, for the full-text index (indexing, un-indexing and FTS5 snippets read chunk text through SQL, see
- * `CHUNK_TEXT` in `schema.ts`). Returns NULL when the file is missing or ends early, so indexing and
+ * `CHUNK_TEXT` in `sqlite-schema.ts`). Returns NULL when the file is missing or ends early, so indexing and
  * un-indexing stay consistent with each other and deleting an entry whose file was lost still works; reads of
  * that content report `STORE_CORRUPT`. Without a side-file directory (`:memory:`), no chunk is external and the
  * function is never called with a name.

@@ -1,5 +1,5 @@
 import type { ListQuery } from '../driver.js';
-import { ENTRY_COLUMNS } from './entry-row.js';
+import { ENTRY_COLUMNS } from './sqlite-records.js';
 
 const ORDER: Record<NonNullable<ListQuery['orderBy']>, string> = {
   name: 'session, name',

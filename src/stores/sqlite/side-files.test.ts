@@ -19,7 +19,7 @@ import { createScratchpad, type Scratchpad } from '../../scratchpad/scratchpad.j
 import { BlobDirectory } from './blob-directory.js';
 import { registerChunkTextFunction } from './chunk-text-function.js';
 import { createSqliteDriver, RETIRED_CONTENT_RETENTION_MS, type SqliteDriver } from './index.js';
-import { MIGRATIONS } from './schema.js';
+import { MIGRATIONS } from './sqlite-schema.js';
 
 const root = mkdtempSync(join(tmpdir(), 'scratchpad-sqlite-side-files-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

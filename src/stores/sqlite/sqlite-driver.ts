@@ -14,19 +14,19 @@ import type {
 import { BackgroundIndexer } from './background-indexer.js';
 import { BlobDirectory } from './blob-directory.js';
 import { ContentChangedError } from './chunk-rows.js';
-import { ChunkStore, type ExternalChunk } from './chunk-store.js';
 import { registerChunkTextFunction } from './chunk-text-function.js';
-import { commitChange } from './commit-change.js';
 import { DiskReserve } from './disk-reserve.js';
-import { contentKey } from './entry-row.js';
-import { EntryTable } from './entry-table.js';
 import { toFtsQuery } from './fts-query.js';
-import { migrateSchema } from './schema.js';
-import { SearchIndex } from './search-index.js';
+import { ChunkStore, type ExternalChunk } from './sqlite-chunks.js';
+import { commitChange } from './sqlite-commit.js';
 import { configureDatabase, openDatabaseFile, type SqliteDatabase } from './sqlite-database.js';
+import { EntryTable } from './sqlite-entries.js';
 import { toStoreError } from './sqlite-errors.js';
-import { type StagingHost, StagingWriter } from './staging-writer.js';
-import { ImmediateTransaction } from './transaction.js';
+import { contentKey } from './sqlite-records.js';
+import { migrateSchema } from './sqlite-schema.js';
+import { SearchIndex } from './sqlite-search.js';
+import { type StagingHost, StagingWriter } from './sqlite-staging.js';
+import { ImmediateTransaction } from './sqlite-transaction.js';
 
 /** Options for {@link createSqliteDriver}: a `path` to open, or a `database` you opened. */
 export interface SqliteDriverConfig {

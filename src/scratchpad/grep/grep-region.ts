@@ -1,0 +1,159 @@
+import { type CompiledPattern, compilePattern, findMatch, findMatchingLine } from '../../core/regex.js';
+import { requiredLiterals } from '../../core/required-literals.js';
+
+/** What {@link LineSearcher.find} is asked for. */
+export interface RegionQuery {
+  /** The region is `buffer[0, end)`; it starts at a line start (or inside a line cut into windows). */
+  end: number;
+  /** The region ends the entry: an empty match at its very end still belongs to its last line. */
+  last: boolean;
+  /** Where the first match starts is reported for the first `exact` matching lines; later ones are counted. */
+  exact: number;
+  /** Stop after this many matching lines. */
+  limit: number;
+}
+
+/** The matching lines of a region. */
+export interface RegionMatches {
+  /** Byte offsets where the first match starts, on each of the first `exact` matching lines, in order. */
+  at: number[];
+  /** Matching lines after those (all of them, or up to the limit). */
+  more: number;
+}
+
+/**
+ * Finds the lines of a region that match a grep pattern, one result per line. A line-local RE2 pattern with
+ * required literals (`requiredLiterals`) is searched by scanning for the literals with `Buffer.indexOf` and
+ * running RE2 on the lines that hold one only; other patterns run RE2 over the region.
+ * Pure and synchronous, so it runs the same on the main thread and in the grep worker.
+ */
+export class LineSearcher {
+  readonly pattern: CompiledPattern;
+  /** Byte strings one of which every match contains; empty when there is no prefilter. */
+  readonly needles: Buffer[];
+  #probes: NeedleProbe[] = [];
+
+  constructor(source: string, ignoreCase: boolean) {
+    this.pattern = compilePattern(source, { ignoreCase });
+    const literals =
+      this.pattern.kind === 're2' && this.pattern.lineLocal
+        ? requiredLiterals(source, ignoreCase)
+        : undefined;
+    this.needles = (literals ?? [])
+      .filter((literal) => !literal.includes('\n'))
+      .map((literal) => Buffer.from(literal, 'utf8'));
+    if (this.needles.length !== (literals?.length ?? 0)) this.needles = [];
+  }
+
+  /** The matching lines of the region `buffer[0, query.end)`. */
+  find(buffer: Buffer, query: RegionQuery): RegionMatches {
+    return this.needles.length > 0 ? this.#findByLiterals(buffer, query) : this.#findByPattern(buffer, query);
+  }
+
+  #findByPattern(buffer: Buffer, { end, last, exact, limit }: RegionQuery): RegionMatches {
+    const found: number[] = [];
+    let more = 0;
+    // On the last line of the entry an empty match at its very end (`$`) still belongs to that line.
+    const matchLimit = last ? end + 1 : end;
+    let position = 0;
+    while (position < end && found.length + more < limit) {
+      const at =
+        found.length < exact
+          ? findMatch(this.pattern, buffer, position, matchLimit)
+          : findMatchingLine(this.pattern, buffer, position, matchLimit);
+      if (at === -1) break;
+      if (found.length < exact) found.push(at);
+      else more++;
+      position = lineEndAt(buffer, at, end) + 1;
+    }
+    return { at: found, more };
+  }
+
+  #findByLiterals(buffer: Buffer, { end, exact, limit }: RegionQuery): RegionMatches {
+    const pattern = this.pattern;
+    if (pattern.kind !== 're2') return { at: [], more: 0 };
+    const regex = pattern.regex;
+    const needles = this.needles;
+    if (this.#probes.length === 0) this.#probes = needles.map((needle) => new NeedleProbe(needle, buffer));
+    // The next occurrence of each needle at or after the position it was searched from (-1: none left).
+    const next = needles.map(() => -2);
+    const found: number[] = [];
+    let more = 0;
+    let position = 0;
+    while (position < end && found.length + more < limit) {
+      let hit = -1;
+      for (let index = 0; index < needles.length; index++) {
+        let at = next[index] as number;
+        if (at !== -1 && at < position) {
+          at = this.#probes[index]?.next(buffer, position, end) ?? -1;
+          next[index] = at;
+        }
+        if (at !== -1 && (hit === -1 || at < hit)) hit = at;
+      }
+      if (hit === -1) break;
+      const lineStart = hit === 0 ? 0 : Math.max(position, buffer.lastIndexOf(10, hit - 1) + 1);
+      const lineEnd = lineEndAt(buffer, hit, end);
+      const line = buffer.subarray(lineStart, lineEnd);
+      regex.lastIndex = 0;
+      if (found.length < exact) {
+        const match = regex.exec(line);
+        if (match !== null) found.push(lineStart + match.index);
+      } else if (regex.test(line)) {
+        more++;
+      }
+      position = lineEnd + 1;
+    }
+    return { at: found, more };
+  }
+}
+
+/** Where the line holding byte `at` ends: its `\n`, or the region's end. */
+export function lineEndAt(buffer: Buffer, at: number, end: number): number {
+  const newline = buffer.indexOf(10, at);
+  return newline === -1 || newline >= end ? end : newline;
+}
+
+/** Bytes of the first region counted to choose each needle's rarest byte. */
+const SAMPLE_BYTES = 64 * 1024;
+
+/**
+ * Finds one needle fast: `Buffer.indexOf` jumps with `memchr` on the first byte of what it searches, so it
+ * searches the needle from its rarest byte (as counted in a sample of the text) and checks the bytes before it.
+ */
+class NeedleProbe {
+  readonly #needle: Buffer;
+  readonly #offset: number;
+  readonly #probe: Buffer;
+
+  constructor(needle: Buffer, sample: Buffer) {
+    const counts = new Uint32Array(256);
+    const sampled = Math.min(sample.byteLength, SAMPLE_BYTES);
+    for (let index = 0; index < sampled; index++) {
+      const byte = sample[index] as number;
+      counts[byte] = (counts[byte] as number) + 1;
+    }
+    let rarest = 0;
+    for (let index = 1; index < needle.byteLength; index++) {
+      if ((counts[needle[index] as number] as number) < (counts[needle[rarest] as number] as number))
+        rarest = index;
+    }
+    this.#needle = needle;
+    this.#offset = rarest;
+    this.#probe = needle.subarray(rarest);
+  }
+
+  /** Where the needle next starts at or after `from` (and before `end`), or -1. */
+  next(buffer: Buffer, from: number, end: number): number {
+    const needle = this.#needle;
+    const offset = this.#offset;
+    let at = from + offset;
+    for (;;) {
+      at = buffer.indexOf(this.#probe, at);
+      if (at === -1) return -1;
+      const start = at - offset;
+      if (start >= end) return -1;
+      if (offset === 0 || buffer.compare(needle, 0, offset, start, at) === 0) return start;
+      at++;
+    }
+  }
+}

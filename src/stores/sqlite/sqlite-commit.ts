@@ -1,0 +1,68 @@
+import type { EntryRecord } from '../../core/entry.js';
+import type { CommitRequest, CommitResult } from '../driver.js';
+import type { ChunkStore } from './sqlite-chunks.js';
+import type { EntryTable } from './sqlite-entries.js';
+import { contentKey } from './sqlite-records.js';
+import type { SearchIndex } from './sqlite-search.js';
+
+/** The tables a commit changes. */
+export interface CommitTables {
+  entries: EntryTable;
+  chunks: ChunkStore;
+  search: SearchIndex;
+}
+
+/**
+ * Applies one {@link CommitRequest}. Must run inside a `BEGIN IMMEDIATE` transaction: the version check and the
+ * change are then one atomic step for every process sharing the file.
+ *
+ * - `replace`: the staging area becomes the entry's content; the previous content leaves the search index and is
+ *   retired (readers that resolved the entry before still read it; it is purged later).
+ * - `append`: chunks from `keepChunks` on are deleted, then the staged chunks are re-keyed onto the entry's
+ *   content after the kept ones (index rows only; the bytes stay where they were written).
+ * - `metadata`: only the record's fields change.
+ */
+export function commitChange(tables: CommitTables, request: CommitRequest, now: number): CommitResult {
+  const { entries, chunks, search } = tables;
+  const current = entries.get(request.record.session, request.record.name);
+  if ((current?.version ?? null) !== request.expectedVersion) return { ok: false, current };
+  entries.touchSession(request.record.session, now);
+  let record: EntryRecord;
+  if (request.mode === 'replace') {
+    const staging = stagingKey(chunks, request.stagingId);
+    chunks.markCommitted(staging);
+    record = { ...request.record, contentId: String(staging), chunkCount: chunks.countChunks(staging) };
+    if (current) {
+      const previous = contentKey(current.contentId);
+      search.unindexContent(previous);
+      entries.update(record);
+      chunks.retireContent(previous, now);
+    } else {
+      entries.insert(record);
+    }
+  } else if (request.mode === 'append') {
+    const existing = current as EntryRecord;
+    const target = contentKey(existing.contentId);
+    const staging = stagingKey(chunks, request.stagingId);
+    search.unindexContent(target, request.keepChunks);
+    const moved = chunks.appendStaged(target, request.keepChunks, staging);
+    chunks.deleteContent(staging);
+    record = { ...request.record, contentId: existing.contentId, chunkCount: request.keepChunks + moved };
+    entries.update(record);
+  } else {
+    const existing = current as EntryRecord;
+    record = { ...request.record, contentId: existing.contentId, chunkCount: existing.chunkCount };
+    entries.update(record);
+  }
+  return { ok: true, record, previous: current };
+}
+
+function stagingKey(chunks: ChunkStore, stagingId: string): number {
+  const key = contentKey(stagingId);
+  if (!chunks.isStaging(key)) {
+    throw new Error(
+      `Staging area ${stagingId} does not exist: it was committed, aborted, or swept as abandoned.`,
+    );
+  }
+  return key;
+}

@@ -1,0 +1,145 @@
+import type { EntryRecord } from '../../core/entry.js';
+import type { IndexingProgress } from '../driver.js';
+import type { SqliteDatabase, SqliteStatement } from './sqlite-database.js';
+import { ENTRY_COLUMNS, type EntryRow, toEntryRecord } from './sqlite-records.js';
+import { CHUNK_TEXT } from './sqlite-schema.js';
+import type { ImmediateTransaction } from './sqlite-transaction.js';
+
+/** The joins {@link CHUNK_TEXT} needs to find a chunk's bytes, inline or in a side file. */
+const CHUNK_BYTES_JOINS =
+  'LEFT JOIN chunk_data ON chunk_data.id = chunks.id LEFT JOIN blob_files ON blob_files.id = chunks.file';
+
+/** Chunks looked up per pending query; a step indexes as many of them as fit in its time slice. */
+const INDEX_BATCH = 32;
+/** BM25 weights of the `name` and `body` columns: a word in an entry's name says more than one in its text. */
+const NAME_WEIGHT = 2;
+const BODY_WEIGHT = 1;
+
+/** One ranked entry: its record, its BM25 rank (lower is better) and its best-matching chunk. */
+export interface RankedEntry {
+  record: EntryRecord;
+  rank: number;
+  chunk: number;
+}
+
+/**
+ * The FTS5 index over chunk text and entry names. Writes never touch it: a search indexes the chunks of its
+ * session that are not indexed yet (`chunks.indexed = 0`) in short steps ({@link SearchIndex.indexStep}, one
+ * transaction each, between which the driver yields the event loop), so writing a 1 GB entry costs nothing here
+ * until someone searches it, and indexing it never holds the loop or the write lock for long. Deleting or replacing indexed content removes its index rows in the same transaction
+ * (the index is external-content: removal replays the indexed text, read again from the chunk's bytes, inline or
+ * in a side file, through `scratchpad_chunk_text`). The
+ * `search_source` view shows exactly the indexed chunks, so FTS5 reads snippets through it and its
+ * `integrity-check` holds.
+ */
+export class SearchIndex {
+  readonly #transaction: ImmediateTransaction;
+  readonly #pending: SqliteStatement;
+  readonly #indexChunk: SqliteStatement;
+  readonly #markIndexed: SqliteStatement;
+  readonly #unindexContent: SqliteStatement;
+  readonly #unindexSession: SqliteStatement;
+  readonly #progress: SqliteStatement;
+  readonly #rank: SqliteStatement;
+  readonly #snippet: SqliteStatement;
+
+  constructor(database: SqliteDatabase, transaction: ImmediateTransaction) {
+    this.#transaction = transaction;
+    this.#pending = database.prepare(
+      `SELECT chunks.id AS id FROM entries JOIN chunks ON chunks.content = entries.content
+       WHERE entries.session = ? AND entries.kind = 'text' AND chunks.indexed = 0 LIMIT ${INDEX_BATCH}`,
+    );
+    // Read straight from the tables: the view shows a chunk only once it is marked indexed, right after this.
+    this.#indexChunk = database.prepare(
+      `INSERT INTO search_index (rowid, name, body)
+       SELECT chunks.id, entries.name, ${CHUNK_TEXT}
+       FROM chunks JOIN entries ON entries.content = chunks.content ${CHUNK_BYTES_JOINS}
+       WHERE chunks.id = ?`,
+    );
+    this.#markIndexed = database.prepare('UPDATE chunks SET indexed = 1 WHERE id = ?');
+    this.#progress = database.prepare(
+      `SELECT coalesce(sum(chunks.bytes * chunks.indexed), 0) AS done, coalesce(sum(chunks.bytes), 0) AS total
+       FROM entries JOIN chunks ON chunks.content = entries.content
+       WHERE entries.session = ? AND entries.kind = 'text'`,
+    );
+    const unindex = (where: string): SqliteStatement =>
+      database.prepare(
+        `INSERT INTO search_index (search_index, rowid, name, body)
+         SELECT 'delete', chunks.id, entries.name, ${CHUNK_TEXT}
+         FROM chunks JOIN entries ON entries.content = chunks.content ${CHUNK_BYTES_JOINS}
+         WHERE ${where} AND chunks.indexed = 1`,
+      );
+    this.#unindexContent = unindex('chunks.content = ? AND chunks.seq >= ?');
+    this.#unindexSession = unindex('entries.session = ?');
+    const columns = ENTRY_COLUMNS.split(', ')
+      .map((column) => `entries.${column}`)
+      .join(', ');
+    // bm25() cannot run inside an aggregate, so rank the matching chunks first, then keep each entry's best.
+    this.#rank = database.prepare(
+      `WITH matched AS MATERIALIZED (
+         SELECT rowid AS chunk, bm25(search_index, ${NAME_WEIGHT}, ${BODY_WEIGHT}) AS rank
+         FROM search_index WHERE search_index MATCH @query
+       )
+       SELECT ${columns}, min(matched.rank) AS rank, matched.chunk AS chunk
+       FROM matched JOIN chunks ON chunks.id = matched.chunk JOIN entries ON entries.content = chunks.content
+       WHERE entries.session = @session AND entries.kind = 'text'
+       GROUP BY entries.content ORDER BY rank, entries.name LIMIT @limit`,
+    );
+    // FTS5 ignores a rowid constraint bound as a floating-point number (how JavaScript numbers bind): cast it.
+    this.#snippet = database.prepare(
+      `SELECT snippet(search_index, -1, '[', ']', '…', 24) AS snippet
+       FROM search_index WHERE search_index MATCH ? AND rowid = CAST(? AS INTEGER)`,
+    );
+  }
+
+  /**
+   * Indexes chunks of `session` not indexed yet, in one transaction, until `sliceMs` has passed (at least one
+   * chunk: a 256 KiB chunk takes about 15 ms). Returns how many it indexed; 0 when the session is fully indexed.
+   */
+  indexStep(session: string, sliceMs: number): number {
+    const started = performance.now();
+    return this.#transaction.run(() => {
+      let indexed = 0;
+      for (;;) {
+        const ids = (this.#pending.all(session) as Array<{ id: number }>).map((row) => row.id);
+        for (const id of ids) {
+          this.#indexChunk.run(id);
+          this.#markIndexed.run(id);
+          indexed += 1;
+          if (performance.now() - started >= sliceMs) return indexed;
+        }
+        if (ids.length < INDEX_BATCH) return indexed;
+      }
+    });
+  }
+
+  /** Bytes of `session`'s text chunks, and how many of them are indexed. */
+  progress(session: string): IndexingProgress {
+    const row = this.#progress.get(session) as { done: number; total: number };
+    return { done: row.done, total: row.total };
+  }
+
+  /** Removes the index rows of `content`'s chunks from `fromSeq` on. Call before those chunks change. */
+  unindexContent(content: number, fromSeq = 0): void {
+    this.#unindexContent.run(content, fromSeq);
+  }
+
+  /** Removes the index rows of every entry of `session`. */
+  unindexSession(session: string): void {
+    this.#unindexSession.run(session);
+  }
+
+  /** The best-ranked entries of `session` for an FTS5 query, one per entry. */
+  rank(session: string, query: string, limit: number): RankedEntry[] {
+    const rows = this.#rank.all({ query, session, limit }) as Array<
+      EntryRow & { rank: number; chunk: number }
+    >;
+    return rows.map((row) => ({ record: toEntryRecord(row), rank: row.rank, chunk: row.chunk }));
+  }
+
+  /** The matched terms of `chunk` in context, marked `[…]`, on one line. */
+  snippet(query: string, chunk: number): string {
+    const row = this.#snippet.get(query, chunk) as { snippet: string | null } | undefined;
+    return (row?.snippet ?? '').replace(/\s+/g, ' ').trim();
+  }
+}
