@@ -7,13 +7,16 @@ import type { Redactor } from '../core/redaction/redactor.js';
 import type { ReadSlice } from '../core/slice.js';
 import { decodeUtf8 } from '../core/utf8.js';
 import type { StoreDriver, StoreTotals } from '../stores/driver.js';
+import { expiry, isExpired } from './entry-expiry.js';
+import { contextBlocks, describeGrep } from './grep/grep-blocks.js';
 import { type GrepOptions, prepareGrep, scanLines } from './grep/grep-scan.js';
 import { assertNotLeased, keepLease, LEASE_CHANGE, type Lease, leaseOf, validateHolder } from './leases.js';
 import { type ListOptions, validateListOptions } from './listing/list-options.js';
 import { liveSessions, liveTotals } from './listing/live-totals.js';
+import { assertText } from './reading/assert-text.js';
+import { byteSpan, locateSpan } from './reading/byte-span.js';
 import { ChunkCursor } from './reading/chunk-cursor.js';
 import { encodedLength, sliceTooLarge } from './reading/read-limit.js';
-import { byteSpan, contextBlocks, describeGrep, locateSpan } from './reading/slice-reading.js';
 import { searchByScan } from './search/search-scan.js';
 import { resolveServiceContext, type ScratchpadConfig, type ServiceContext } from './service-context.js';
 import { type SessionOptions, SessionScratchpad } from './session-scratchpad.js';
@@ -33,21 +36,12 @@ import type {
 import { appendContent, replaceContent } from './writing/content-commits.js';
 import { type ContentInput, isStringInput } from './writing/content-input.js';
 import { validateTtl } from './writing/option-rules.js';
+import { checkPrecondition, conflict } from './writing/preconditions.js';
 import { redactContent } from './writing/redact-content.js';
 import { enforceCaps } from './writing/store-capacity.js';
-import { linesOf, occurrences } from './writing/text-edits.js';
-import {
-  assertText,
-  checkPrecondition,
-  conflict,
-  expiry,
-  isExpired,
-  MAX_RETRIES,
-  retryDelay,
-  validateIfVersion,
-  validateUpdateOptions,
-  validateWriteOptions,
-} from './writing/write-rules.js';
+import { editEntry, validateEditOptions } from './writing/text-edit.js';
+import { validateIfVersion, validateUpdateOptions, validateWriteOptions } from './writing/write-options.js';
+import { MAX_RETRIES, retryDelay } from './writing/write-retry.js';
 
 /**
  * The service every surface (library, tools, CLI, MCP, runtime) goes through: validation, slicing, lifecycle
@@ -115,62 +109,13 @@ export class Scratchpad {
 
   /** Replaces `oldText` with `newText` in a text entry (exactly one occurrence unless `replaceAll`). */
   async edit(session: string, ref: EntryRef, options: EditOptions): Promise<EditResult> {
-    validateIfVersion(options?.ifVersion);
-    if (typeof options.oldText !== 'string' || options.oldText.length === 0) {
-      throw new ScratchpadError('INVALID_ARGUMENT', 'oldText must be a non-empty string.', {
-        hint: 'To replace the whole content, write the entry instead.',
-      });
-    }
-    if (typeof options.newText !== 'string') {
-      throw new ScratchpadError(
-        'INVALID_ARGUMENT',
-        'newText must be a string (use "" to delete the old text).',
-      );
-    }
+    validateEditOptions(options);
     for (let attempt = 0; ; attempt++) {
       const current = await this.#resolve(session, ref);
       checkPrecondition(current, options.ifVersion, current.name, false);
       assertNotLeased(current, options.holder, this.#context.now());
-      assertText(current, 'edit');
-      if (current.bytes > this.#context.maxEditBytes) {
-        throw new ScratchpadError(
-          'CONTENT_TOO_LARGE',
-          `"${current.name}" is ${formatBytes(current.bytes)}; edit works on entries up to ${formatBytes(this.#context.maxEditBytes)}.`,
-          { hint: 'Read the part you need and write it to a new entry, then edit that.' },
-        );
-      }
-      const text = decodeUtf8(await new ChunkCursor(this.driver, current).bytes(0, current.bytes));
-      const positions = occurrences(text, options.oldText);
-      if (positions.length === 0) {
-        throw new ScratchpadError(
-          'EDIT_NO_MATCH',
-          `The text to replace does not occur in "${current.name}".`,
-          {
-            hint: 'Read the entry and copy the exact text, including whitespace and line breaks.',
-            details: { name: current.name },
-          },
-        );
-      }
-      const lines = linesOf(text, positions);
-      if (positions.length > 1 && !options.replaceAll) {
-        throw new ScratchpadError(
-          'EDIT_AMBIGUOUS',
-          `The text to replace occurs ${positions.length} times in "${current.name}" (lines ${lines.slice(0, 20).join(', ')}).`,
-          { hint: 'Include more surrounding text so it occurs once, or set replaceAll.', details: { lines } },
-        );
-      }
-      const updated = options.replaceAll
-        ? text.split(options.oldText).join(options.newText)
-        : text.slice(0, positions[0]) +
-          options.newText +
-          text.slice((positions[0] as number) + options.oldText.length);
-      const stored = await this.#context.storeRedactor.redact(updated);
-      const remaining =
-        current.expiresAt === null ? null : Math.max(1, current.expiresAt - this.#context.now());
-      const outcome = await replaceContent(this.#context, current.session, current.name, current, stored, {
-        ttlMs: remaining,
-      });
-      if (outcome) return { entry: outcome.entry, replacements: positions.length, lines };
+      const outcome = await editEntry(this.#context, current, options);
+      if (outcome) return outcome;
       if (options.ifVersion !== undefined || attempt >= MAX_RETRIES) {
         throw conflict(
           current.name,

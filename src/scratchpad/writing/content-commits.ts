@@ -2,15 +2,16 @@ import { lineCount } from '../../core/chunker.js';
 import type { EntryRecord } from '../../core/entry.js';
 import { toEntry } from '../../core/entry.js';
 import { ScratchpadError } from '../../core/errors.js';
+import { expiry } from '../entry-expiry.js';
 import { keepLease } from '../leases.js';
 import { newId } from '../new-id.js';
 import { ChunkCursor } from '../reading/chunk-cursor.js';
 import type { ServiceContext } from '../service-context.js';
 import type { WriteOptions, WriteResult } from '../types.js';
 import { type ContentInput, isStringInput } from './content-input.js';
+import { decideKind, defaultMediaType } from './content-kind.js';
 import { newContentHash, stageContent } from './content-writer.js';
 import { makeRoom } from './store-capacity.js';
-import { decideKind, defaultMediaType, expiry, pick } from './write-rules.js';
 
 /**
  * Stages `content` and commits it as the entry's whole content; `undefined` when another writer won the race.
@@ -195,4 +196,9 @@ export async function appendContent(
     await staged.sink.abort();
     throw error;
   }
+}
+
+/** The given value, else the current one, else the fallback (`null` counts as given). */
+function pick<T>(given: T | undefined, current: T | undefined, fallback: T): T {
+  return given !== undefined ? given : current !== undefined ? current : fallback;
 }

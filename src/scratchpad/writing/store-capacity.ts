@@ -1,9 +1,9 @@
 import type { EntryRecord } from '../../core/entry.js';
 import { ScratchpadError } from '../../core/errors.js';
 import { formatBytes } from '../../core/format.js';
+import { isExpired } from '../entry-expiry.js';
 import type { ServiceContext } from '../service-context.js';
 import type { GcResult } from '../types.js';
-import { isExpired } from './write-rules.js';
 
 /**
  * Size caps that never destroy what someone wrote. A cap frees space only from entries that can go: expired
