@@ -276,25 +276,41 @@ describe('public API', () => {
   }
 });
 
-/** The provider SDK packages `specifier` loads, seen by a module resolve hook in a fresh Node process. */
-function sdksLoadedBy(specifier: string): string[] {
+/**
+ * The provider SDK packages each of `specifiers` loads, imported one after the other in one fresh Node process and
+ * seen by a module resolve hook (a package already loaded by an earlier specifier is counted for that one only).
+ */
+function sdksLoadedBy(...specifiers: string[]): Record<string, string[]> {
   const hook = `import { appendFileSync } from 'node:fs';
 export async function resolve(specifier, context, next) {
   const resolved = await next(specifier, context);
   const sdk = /node_modules\\/(ollama|openai|@anthropic-ai\\/sdk)\\//.exec(resolved.url);
-  if (sdk) appendFileSync(1, sdk[1] + '\\n');
+  if (sdk) appendFileSync(1, 'sdk ' + sdk[1] + '\\n');
   return resolved;
 }`;
   const script = `
+    import { writeSync } from 'node:fs';
     import { register } from 'node:module';
     register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(hook)}));
-    await import(${JSON.stringify(specifier)});
+    for (const specifier of ${JSON.stringify(specifiers)}) {
+      writeSync(1, 'import ' + specifier + '\\n');
+      await import(specifier);
+    }
   `;
   const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
     cwd: root,
     encoding: 'utf8',
   });
-  return [...new Set(output.split('\n').filter(Boolean))].sort();
+  const loaded = new Map(specifiers.map((specifier) => [specifier, new Set<string>()]));
+  let current: Set<string> | undefined;
+  for (const line of output.split('\n').filter(Boolean)) {
+    const [kind, name = ''] = line.split(' ');
+    if (kind === 'import') current = loaded.get(name);
+    else current?.add(name);
+  }
+  return Object.fromEntries(
+    specifiers.map((specifier) => [specifier, [...(loaded.get(specifier) ?? [])].sort()]),
+  );
 }
 
 describe('provider entry points (built dist)', () => {
@@ -302,9 +318,23 @@ describe('provider entry points (built dist)', () => {
     builtCli();
   }, 120_000);
 
+  it('every other entry point, /runtime included, loads no provider SDK (resolveModel imports one on first use)', () => {
+    const others = entryPoints
+      .map((entry) => `agent-scratchpad${entry.subpath.slice(1)}`)
+      .filter((specifier) => !/\/runtime\/(ollama|openai|anthropic)$/.test(specifier));
+    expect(others).toContain('agent-scratchpad/runtime');
+    expect(sdksLoadedBy(...others)).toEqual(Object.fromEntries(others.map((specifier) => [specifier, []])));
+  });
+
   it('each provider subpath loads its own SDK and no other', () => {
-    expect(sdksLoadedBy('agent-scratchpad/runtime/ollama')).toEqual(['ollama']);
-    expect(sdksLoadedBy('agent-scratchpad/runtime/openai')).toEqual(['openai']);
-    expect(sdksLoadedBy('agent-scratchpad/runtime/anthropic')).toEqual(['@anthropic-ai/sdk']);
+    expect(sdksLoadedBy('agent-scratchpad/runtime/ollama')).toEqual({
+      'agent-scratchpad/runtime/ollama': ['ollama'],
+    });
+    expect(sdksLoadedBy('agent-scratchpad/runtime/openai')).toEqual({
+      'agent-scratchpad/runtime/openai': ['openai'],
+    });
+    expect(sdksLoadedBy('agent-scratchpad/runtime/anthropic')).toEqual({
+      'agent-scratchpad/runtime/anthropic': ['@anthropic-ai/sdk'],
+    });
   });
 });

@@ -5,7 +5,8 @@
  *
  * The model providers have their own entry points, so that importing one loads one SDK:
  * `agent-scratchpad/runtime/ollama`, `agent-scratchpad/runtime/openai` and `agent-scratchpad/runtime/anthropic`.
- * This entry point itself still loads all three, because `resolveModel` picks the provider from the config.
+ * This entry point loads none of them: `resolveModel` imports the configured provider's SDK on the model's first
+ * request.
  *
  * Every export below is deliberate (test/public-api.test.ts pins the list); the rest of `src/runtime/` is
  * internal and may change in any release.

@@ -1,8 +1,9 @@
 import { ScratchpadError } from '../../core/errors.js';
 import type { LanguageModel } from '../model/language-model.js';
-import { createAnthropic } from '../providers/anthropic-model.js';
-import { createOllama } from '../providers/ollama-model.js';
-import { createOpenAICompatible } from '../providers/openai-compatible-model.js';
+import { anthropicEndpoint } from '../providers/anthropic-endpoint.js';
+import { lazyLanguageModel } from '../providers/lazy-model.js';
+import { ollamaEndpoint } from '../providers/ollama-endpoint.js';
+import { openAICompatibleEndpoint } from '../providers/openai-compatible-endpoint.js';
 import type { Environment } from './config-path.js';
 import { resolveTier } from './resolve-tier.js';
 import {
@@ -30,8 +31,9 @@ export interface ResolveModelOptions {
 /**
  * The language model for `tier`, built from its section (aliasing down when missing) with `overrides` applied.
  * A provider override that differs from the section's drops the section's provider-specific keys (`base_url`,
- * `api_key_env`, …) and uses that provider's defaults. Unknown provider, missing model for `openai`, or a remote
- * host without an API key: `CONFIG_INVALID`.
+ * `api_key_env`, …) and uses that provider's defaults. Unknown provider, missing model for `openai`, a malformed
+ * base URL or a remote host without an API key: `CONFIG_INVALID`, thrown here. The provider's SDK is imported on
+ * the model's first request, so importing the runtime loads none of them.
  */
 export function resolveModel(
   config: RuntimeConfig,
@@ -55,13 +57,31 @@ export function resolveModel(
     ...(settings.apiKeyEnv === undefined ? {} : { apiKeyEnv: settings.apiKeyEnv }),
     ...(settings.maxRetries === undefined ? {} : { maxRetries: settings.maxRetries }),
   };
+  const identity = { provider: settings.provider, modelId: settings.model };
+  // Each case checks its endpoint now (a bad configuration fails here, not at the first request), then defers
+  // the module that imports the SDK.
   switch (settings.provider) {
-    case 'ollama':
-      return createOllama({ ...common, ...(settings.think === undefined ? {} : { think: settings.think }) });
-    case 'openai':
-      return createOpenAICompatible({ ...common, ...remote });
-    case 'anthropic':
-      return createAnthropic({ ...common, ...remote });
+    case 'ollama': {
+      const config = { ...common, ...(settings.think === undefined ? {} : { think: settings.think }) };
+      ollamaEndpoint(config);
+      return lazyLanguageModel(identity, async () =>
+        (await import('../providers/ollama-model.js')).createOllama(config),
+      );
+    }
+    case 'openai': {
+      const config = { ...common, ...remote };
+      openAICompatibleEndpoint(config);
+      return lazyLanguageModel(identity, async () =>
+        (await import('../providers/openai-compatible-model.js')).createOpenAICompatible(config),
+      );
+    }
+    case 'anthropic': {
+      const config = { ...common, ...remote };
+      anthropicEndpoint(config);
+      return lazyLanguageModel(identity, async () =>
+        (await import('../providers/anthropic-model.js')).createAnthropic(config),
+      );
+    }
   }
 }
 

@@ -1,14 +1,12 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { configFilePath, type Environment } from '../config/config-path.js';
+import type { Environment } from '../config/config-path.js';
 import type { GenerateOptions, GenerateResult, LanguageModel } from '../model/language-model.js';
+import { anthropicEndpoint } from './anthropic-endpoint.js';
 import { fromAnthropicResponse, toAnthropicMessages, toAnthropicTools } from './anthropic-messages.js';
-import { resolveApiKey } from './api-key.js';
-import { parseBaseURL } from './parse-base-url.js';
-import { type ProviderEndpoint, requestTimeoutError, toProviderError } from './provider-error.js';
+import { requestTimeoutError, toProviderError } from './provider-error.js';
 import { DEFAULT_PROVIDER_TIMEOUT_MS, startRequestDeadline } from './request-deadline.js';
 
-/** The base URL used when neither `baseURL` nor `ANTHROPIC_BASE_URL` is set. */
-export const DEFAULT_ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
+export { DEFAULT_ANTHROPIC_BASE_URL } from './anthropic-endpoint.js';
 
 /** The `max_tokens` sent when neither the call nor the config gives one (the API requires it). */
 export const DEFAULT_ANTHROPIC_MAX_OUTPUT_TOKENS = 4096;
@@ -41,22 +39,10 @@ export interface AnthropicConfig {
  * when a remote host has no API key.
  */
 export function createAnthropic(config: AnthropicConfig): LanguageModel {
-  const env = config.env ?? process.env;
-  const baseURL = (config.baseURL || env.ANTHROPIC_BASE_URL || DEFAULT_ANTHROPIC_BASE_URL).replace(/\/$/, '');
-  parseBaseURL(baseURL, 'ANTHROPIC_BASE_URL');
-  const apiKeyEnv = config.apiKeyEnv ?? 'ANTHROPIC_API_KEY';
-  const apiKey = resolveApiKey({ apiKey: config.apiKey, apiKeyEnv, env, baseURL, label: 'Anthropic' });
-  const endpoint: ProviderEndpoint = {
-    label: 'Anthropic',
-    baseURL,
-    hostEnv: 'ANTHROPIC_BASE_URL',
-    apiKeyEnv,
-    model: config.model,
-    configPath: configFilePath(env),
-  };
+  const { endpoint, apiKey } = anthropicEndpoint(config);
   const client = new Anthropic({
     apiKey,
-    baseURL,
+    baseURL: endpoint.baseURL,
     ...(config.fetch ? { fetch: config.fetch } : {}),
     ...(config.maxRetries === undefined ? {} : { maxRetries: config.maxRetries }),
     timeout: config.timeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS,

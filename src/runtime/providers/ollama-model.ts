@@ -1,13 +1,12 @@
 import { Ollama } from 'ollama';
-import { configFilePath, type Environment } from '../config/config-path.js';
+import type { Environment } from '../config/config-path.js';
 import type { GenerateOptions, GenerateResult, LanguageModel } from '../model/language-model.js';
+import { ollamaEndpoint } from './ollama-endpoint.js';
 import { fromOllamaResponse, toOllamaMessages, toOllamaTools } from './ollama-messages.js';
-import { parseBaseURL } from './parse-base-url.js';
-import { type ProviderEndpoint, requestTimeoutError, toProviderError } from './provider-error.js';
+import { requestTimeoutError, toProviderError } from './provider-error.js';
 import { startRequestDeadline } from './request-deadline.js';
 
-/** The Ollama host used when neither `baseURL` nor `OLLAMA_HOST` is set. */
-export const DEFAULT_OLLAMA_HOST = 'http://127.0.0.1:11434';
+export { DEFAULT_OLLAMA_HOST, normalizeOllamaHost } from './ollama-endpoint.js';
 
 /** Configuration of {@link createOllama}. */
 export interface OllamaConfig {
@@ -32,15 +31,7 @@ export interface OllamaConfig {
 
 /** A {@link LanguageModel} served by Ollama's `/api/chat` through the official `ollama` client. */
 export function createOllama(config: OllamaConfig): LanguageModel {
-  const env = config.env ?? process.env;
-  const baseURL = normalizeOllamaHost(config.baseURL || env.OLLAMA_HOST || DEFAULT_OLLAMA_HOST);
-  const endpoint: ProviderEndpoint = {
-    label: 'Ollama',
-    baseURL,
-    hostEnv: 'OLLAMA_HOST',
-    model: config.model,
-    configPath: configFilePath(env),
-  };
+  const endpoint = ollamaEndpoint(config);
   const baseFetch = config.fetch ?? globalThis.fetch;
   return {
     specificationVersion: 'v1',
@@ -51,7 +42,7 @@ export function createOllama(config: OllamaConfig): LanguageModel {
       const signal = deadline.signal;
       // The client sends no signal on non-streaming calls, so each call gets a client whose fetch carries one.
       const client = new Ollama({
-        host: baseURL,
+        host: endpoint.baseURL,
         fetch: (input, init) => baseFetch(input, { ...init, signal }),
         ...(config.headers ? { headers: config.headers } : {}),
       });
@@ -86,17 +77,6 @@ export function createOllama(config: OllamaConfig): LanguageModel {
       return fromOllamaResponse(response, assistantTurn);
     },
   };
-}
-
-/** `OLLAMA_HOST` accepts `host`, `host:port` and full URLs; the client defaults the port to 11434 without a scheme. */
-export function normalizeOllamaHost(host: string): string {
-  const hasScheme = host.includes('://');
-  const url = parseBaseURL(
-    hasScheme ? host : `http://${host.startsWith(':') ? `127.0.0.1${host}` : host}`,
-    'OLLAMA_HOST',
-  );
-  if (!url.port && !hasScheme) url.port = '11434';
-  return url.href.replace(/\/$/, '');
 }
 
 function httpFailure(error: unknown): { status: number; message: string } | undefined {

@@ -1,14 +1,12 @@
 import OpenAI from 'openai';
-import { configFilePath, type Environment } from '../config/config-path.js';
+import type { Environment } from '../config/config-path.js';
 import type { GenerateOptions, GenerateResult, LanguageModel } from '../model/language-model.js';
-import { resolveApiKey } from './api-key.js';
+import { openAICompatibleEndpoint } from './openai-compatible-endpoint.js';
 import { fromOpenAIResponse, toOpenAIMessages, toOpenAITools } from './openai-compatible-messages.js';
-import { parseBaseURL } from './parse-base-url.js';
-import { type ProviderEndpoint, requestTimeoutError, toProviderError } from './provider-error.js';
+import { requestTimeoutError, toProviderError } from './provider-error.js';
 import { DEFAULT_PROVIDER_TIMEOUT_MS, startRequestDeadline } from './request-deadline.js';
 
-/** The base URL used when neither `baseURL` nor `OPENAI_BASE_URL` is set. */
-export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
+export { DEFAULT_OPENAI_BASE_URL } from './openai-compatible-endpoint.js';
 
 /** Configuration of {@link createOpenAICompatible}. */
 export interface OpenAICompatibleConfig {
@@ -37,23 +35,10 @@ export interface OpenAICompatibleConfig {
  * client. Throws `CONFIG_INVALID` at creation when a remote host has no API key.
  */
 export function createOpenAICompatible(config: OpenAICompatibleConfig): LanguageModel {
-  const env = config.env ?? process.env;
-  const baseURL = (config.baseURL || env.OPENAI_BASE_URL || DEFAULT_OPENAI_BASE_URL).replace(/\/$/, '');
-  const { hostname } = parseBaseURL(baseURL, 'OPENAI_BASE_URL');
-  const apiKeyEnv = config.apiKeyEnv ?? 'OPENAI_API_KEY';
-  const label = 'the OpenAI-compatible server';
-  const apiKey = resolveApiKey({ apiKey: config.apiKey, apiKeyEnv, env, baseURL, label });
-  const endpoint: ProviderEndpoint = {
-    label,
-    baseURL,
-    hostEnv: 'OPENAI_BASE_URL',
-    apiKeyEnv,
-    model: config.model,
-    configPath: configFilePath(env),
-  };
+  const { endpoint, apiKey, hostname } = openAICompatibleEndpoint(config);
   const client = new OpenAI({
     apiKey,
-    baseURL,
+    baseURL: endpoint.baseURL,
     ...(config.fetch ? { fetch: config.fetch } : {}),
     ...(config.maxRetries === undefined ? {} : { maxRetries: config.maxRetries }),
     timeout: config.timeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS,
