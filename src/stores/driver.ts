@@ -7,6 +7,9 @@ import type { EntryRecord, SessionInfo } from '../core/entry.js';
  * Validation, slicing, limits, TTL policy and previews live once in `core/` and `scratchpad/`, never here.
  *
  * Methods are prefixed `do` where callers should go through the service instead (as in the AI SDK).
+ *
+ * Every answer documented here is checked on every backend by the driver cases of the contract suite
+ * (`runStoreContract`, `src/testing/contract-driver.ts`), which call the driver directly.
  */
 export interface StoreDriver {
   /** Backend name: `memory`, `sqlite`, `fs`, `postgres`, … */
@@ -14,7 +17,9 @@ export interface StoreDriver {
 
   /**
    * Opens a staging area for new content in `session`. Chunks written to the sink are invisible until a commit
-   * attaches them to an entry. An aborted or never-committed staging area is removed by {@link doSweepStaging}.
+   * attaches them to an entry. The sink belongs to the caller until a successful commit takes its content or
+   * {@link ContentSink.abort} discards it; meanwhile no sweep of this driver removes it, however old (see
+   * {@link doSweepStaging}). Staging creates no session: only a commit does.
    */
   doStage(session: string): Promise<ContentSink>;
 
@@ -25,26 +30,41 @@ export interface StoreDriver {
    * On `append`, chunks `[0, keepChunks)` of the current content are kept and the staged chunks follow them
    * (their offsets are rebased onto chunk `keepChunks`'s start).
    * On `metadata`, only the record's fields change; content stays.
-   * Returns `{ ok: false, current }` on a version mismatch without changing anything.
+   *
+   * On a version mismatch it returns `{ ok: false, current }` (`current` is the entry as stored, `undefined`
+   * when there is none) and changes nothing: no entry, no session, and the staging area stays the caller's, who
+   * may commit it again with the right version or abort it. A commit of a staging area that no longer exists
+   * (committed, aborted, or swept by another process) throws.
    */
   doCommit(request: CommitRequest): Promise<CommitResult>;
 
+  /** The record of entry `name` in `session` as stored (expired ones included: TTL is the service's), or `undefined`. */
   doGetEntry(session: string, name: string): Promise<EntryRecord | undefined>;
+  /** The record whose `id` is `id`, in any session, or `undefined`. Ids are unique in a store. */
   doGetEntryById(id: string): Promise<EntryRecord | undefined>;
+  /**
+   * The records that pass every filter of `query`, in its order (ties broken by session, then name, so every
+   * backend lists identically), at most `query.limit` of them. Expired records are listed like any other.
+   */
   doListEntries(query: ListQuery): Promise<EntryRecord[]>;
 
   /**
    * The `seq` of the chunk of `record` that contains `position` on `axis`: the last chunk whose start on that axis
-   * is `<= position` (for `line`, `position` counts newlines before it). Returns 0 for empty content.
+   * is `<= position` (for `line`, `position` counts newlines before it). So a position past the end answers the
+   * last chunk and a negative one chunk 0; empty content (no chunks) answers 0 on every axis.
    */
   doLocateChunk(record: EntryRecord, axis: ChunkAxis, position: number): Promise<number>;
 
-  /** Chunks `[seqStart, seqEnd)` of `record`, clipped to `[0, record.chunkCount)`, in order. */
+  /**
+   * Chunks `[seqStart, seqEnd)` of `record`, clipped to `[0, record.chunkCount)`, in order, with offsets from
+   * the start of the content. An empty, reversed or out-of-range span answers `[]`, never an error.
+   */
   doReadChunks(record: EntryRecord, seqStart: number, seqEnd: number): Promise<Chunk[]>;
 
   /** Deletes the entry and its content, provided its version is still `record.version`. */
   doDeleteEntry(record: EntryRecord): Promise<boolean>;
 
+  /** Every session a commit created and no session delete removed, sorted by id, with its entry count and bytes. */
   doListSessions(): Promise<SessionInfo[]>;
   /** Deletes a session with all its entries; returns what was freed, or `undefined` if there was no session. */
   doDeleteSession(session: string): Promise<{ entries: number; bytes: number } | undefined>;
@@ -58,10 +78,19 @@ export interface StoreDriver {
    */
   doSearch?(request: DriverSearchRequest): Promise<DriverSearchResult>;
 
-  /** Removes staging areas older than `olderThanMs` that were never committed (a crashed writer's leftovers). */
+  /**
+   * Removes staging areas that were never committed nor aborted and are older than `olderThanMs` (a crashed
+   * writer's leftovers; the fs backend counts age from the file's last write), and returns how many went (fs also
+   * counts the other crash leftovers it repairs). A staging area whose sink this driver still holds is never
+   * swept, whatever its age: its writer is only slow, and its later writes and commit succeed. An in-memory
+   * store therefore sweeps nothing. Another process's open sink is protected only by its age.
+   */
   doSweepStaging(olderThanMs: number): Promise<number>;
 
-  /** Releases connections and file handles. Idempotent. */
+  /**
+   * Releases connections and file handles. Idempotent. The staging areas of sinks still open are discarded
+   * (nothing can commit them any more): writing to such a sink afterwards throws.
+   */
   close(): Promise<void>;
 }
 
@@ -69,9 +98,15 @@ export interface StoreDriver {
 export interface ContentSink {
   /** Identifies the staged content in a {@link CommitRequest}. */
   readonly stagingId: string;
-  /** Appends the next chunk; `seq` and offsets are relative to the staged content (the first is seq 0). */
+  /**
+   * Appends the next chunk; `seq` and offsets are relative to the staged content (the first is seq 0). Throws
+   * once the content was committed or aborted.
+   */
   write(chunk: Chunk): Promise<void>;
-  /** Discards everything staged. Idempotent. */
+  /**
+   * Discards everything staged; a later write or commit of it throws. Idempotent, and a no-op after a successful
+   * commit (the entry keeps the content).
+   */
   abort(): Promise<void>;
 }
 

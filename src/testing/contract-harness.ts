@@ -1,4 +1,5 @@
 import type { Scratchpad, ScratchpadConfig } from '../scratchpad/scratchpad.js';
+import type { StoreDriver } from '../stores/driver.js';
 
 /** What a part of the store contract gets from {@link runStoreContract}: a service over a fresh driver and a clock. */
 export interface ContractHarness {
@@ -9,4 +10,8 @@ export interface ContractHarness {
   /** Moves the test clock forward. */
   tick(ms: number): void;
   now(): number;
+  /** This test's driver, for the cases that call the driver spec directly. */
+  driver(): StoreDriver;
+  /** For persistent backends: closes this test's driver and opens the same store again (it becomes `driver()`). */
+  reopen?: () => Promise<StoreDriver>;
 }

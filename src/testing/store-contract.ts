@@ -5,6 +5,7 @@ import { ScratchpadError } from '../core/errors.js';
 import { createScratchpad, type Scratchpad, type ScratchpadConfig } from '../scratchpad/scratchpad.js';
 import type { StoreDriver } from '../stores/driver.js';
 import { capsContract } from './contract-caps.js';
+import { driverContract } from './contract-driver.js';
 import type { ContractHarness } from './contract-harness.js';
 import { leaseContract } from './contract-leases.js';
 import { lifecycleContract } from './contract-lifecycle.js';
@@ -47,6 +48,15 @@ export function runStoreContract(options: StoreContractOptions): void {
         clock += ms;
       },
       now: () => clock,
+      driver: () => driver,
+      ...(options.reopen
+        ? {
+            reopen: async () => {
+              driver = await (options.reopen as NonNullable<StoreContractOptions['reopen']>)(driver);
+              return driver;
+            },
+          }
+        : {}),
     };
 
     beforeEach(async () => {
@@ -566,6 +576,7 @@ export function runStoreContract(options: StoreContractOptions): void {
     leaseContract(harness);
     validationContract(harness);
     capsContract(harness);
+    driverContract(harness);
 
     if (options.reopen) {
       const reopen = options.reopen;

@@ -25,6 +25,7 @@ import { ScratchpadError } from '../../core/errors.js';
 import { createScratchpad } from '../../scratchpad/scratchpad.js';
 import { expectCode } from '../../testing/expect-code.js';
 import { runStoreContract } from '../../testing/store-contract.js';
+import { testRecord } from '../../testing/test-record.js';
 import type { StoreDriver } from '../driver.js';
 import { createFsDriver, type FsDriver } from './index.js';
 
@@ -240,29 +241,7 @@ describe('fs driver', () => {
       `${parent}/victim`,
       'x'.repeat(200),
     ];
-    const record = (session: string, name: string): EntryRecord => ({
-      id: '0123456789abcdef',
-      name,
-      session,
-      turn: null,
-      step: null,
-      source: null,
-      kind: 'text',
-      mediaType: 'text/plain',
-      bytes: 0,
-      chars: 0,
-      lines: 0,
-      sha256: '',
-      createdAt: 0,
-      updatedAt: 0,
-      expiresAt: null,
-      pinned: false,
-      evictable: false,
-      version: 1,
-      metadata: {},
-      contentId: '',
-      chunkCount: 0,
-    });
+    const record = (session: string, name: string): EntryRecord => testRecord({ session, name });
     for (const value of bad) {
       await expectCode(driver.doGetEntry(value, 'ok'), 'INVALID_NAME');
       await expectCode(driver.doGetEntry('ok', value), 'INVALID_NAME');

@@ -24,7 +24,8 @@ export class MemoryDriver implements StoreDriver {
   readonly backend = 'memory';
   readonly #entries = new Map<string, EntryRecord>(); // key: session \u0000 name
   readonly #contents = new Map<string, Chunk[]>(); // contentId → chunks
-  readonly #staging = new Map<string, { chunks: Chunk[]; createdAt: number }>();
+  /** Staging areas by id, each held by its open sink until committed or aborted. */
+  readonly #staging = new Map<string, Chunk[]>();
   readonly #sessions = new Map<string, { createdAt: number; updatedAt: number }>();
   readonly #now: () => number;
 
@@ -34,12 +35,15 @@ export class MemoryDriver implements StoreDriver {
 
   async doStage(_session: string): Promise<ContentSink> {
     const stagingId = newStagingId();
-    const area = { chunks: [] as Chunk[], createdAt: this.#now() };
-    this.#staging.set(stagingId, area);
+    const chunks: Chunk[] = [];
+    this.#staging.set(stagingId, chunks);
     return {
       stagingId,
       write: async (chunk) => {
-        area.chunks.push({ ...chunk, data: Uint8Array.from(chunk.data) });
+        if (this.#staging.get(stagingId) !== chunks) {
+          throw new Error(`Staging area ${stagingId} no longer exists: it was committed or aborted.`);
+        }
+        chunks.push({ ...chunk, data: Uint8Array.from(chunk.data) });
       },
       abort: async () => {
         this.#staging.delete(stagingId);
@@ -157,25 +161,21 @@ export class MemoryDriver implements StoreDriver {
     return { sessions: this.#sessions.size, entries, bytes, pinnedBytes };
   }
 
-  async doSweepStaging(olderThanMs: number): Promise<number> {
-    const cutoff = this.#now() - olderThanMs;
-    let swept = 0;
-    for (const [id, area] of this.#staging) {
-      if (area.createdAt <= cutoff) {
-        this.#staging.delete(id);
-        swept++;
-      }
-    }
-    return swept;
+  /**
+   * Sweeps nothing: every staging area of an in-memory store belongs to an open sink of this driver (committing or
+   * aborting removes it), which a sweep never takes; a crash loses the whole store anyway.
+   */
+  async doSweepStaging(_olderThanMs: number): Promise<number> {
+    return 0;
   }
 
   async close(): Promise<void> {}
 
   #takeStaging(stagingId: string): Chunk[] {
-    const area = this.#staging.get(stagingId);
-    if (!area) throw new Error(`Unknown staging area ${stagingId}`);
+    const chunks = this.#staging.get(stagingId);
+    if (!chunks) throw new Error(`Staging area ${stagingId} does not exist: it was committed or aborted.`);
     this.#staging.delete(stagingId);
-    return area.chunks;
+    return chunks;
   }
 }
 

@@ -82,6 +82,8 @@ export class PostgresDriver implements StoreDriver {
   readonly #now: () => number;
   readonly #target: PostgresTarget;
   readonly #readGraceMs: number;
+  /** Staging areas whose sink this driver holds (neither committed nor aborted): never swept. */
+  readonly #openStaging = new Set<string>();
   #lastPurge = Number.NEGATIVE_INFINITY;
   #closed = false;
 
@@ -101,13 +103,16 @@ export class PostgresDriver implements StoreDriver {
   async doStage(session: string): Promise<ContentSink> {
     const stagingId = newStagingId();
     await this.#guard(() => openStaging(this.#pool, this.#s, stagingId, session, this.#now()));
+    this.#openStaging.add(stagingId);
     return {
       stagingId,
       write: async (chunk) => {
         const stored = await this.#guard(() => writeStagedChunk(this.#pool, this.#s, stagingId, chunk));
-        if (!stored) throw new Error(`Staging area ${stagingId} no longer exists (it was aborted or swept).`);
+        if (!stored)
+          throw new Error(`Staging area ${stagingId} no longer exists (it was committed, aborted or swept).`);
       },
       abort: async () => {
+        this.#openStaging.delete(stagingId);
         await this.#guard(() => dropStaging(this.#pool, this.#s, 'id = $1', [stagingId]));
       },
     };
@@ -155,6 +160,7 @@ export class PostgresDriver implements StoreDriver {
       }
       return { ok: true, record: { ...record }, previous: current } satisfies CommitResult;
     });
+    if (result.ok && request.mode !== 'metadata') this.#openStaging.delete(request.stagingId);
     if (result.ok) await this.#purge(false);
     return result;
   }
@@ -276,13 +282,15 @@ export class PostgresDriver implements StoreDriver {
   }
 
   async doSweepStaging(olderThanMs: number): Promise<number> {
-    // SKIP LOCKED: areas being written (or swept by another process) are left for the next sweep.
+    // Areas whose sink this driver holds are never swept (their writer is only slow). SKIP LOCKED: areas being
+    // written (or swept by another process) are left for the next sweep.
     const swept = await this.#guard(() =>
       dropStaging(
         this.#pool,
         this.#s,
-        `id IN (SELECT id FROM ${this.#s}.staging WHERE created_at <= $1 ORDER BY id FOR UPDATE SKIP LOCKED)`,
-        [this.#now() - olderThanMs],
+        `id IN (SELECT id FROM ${this.#s}.staging WHERE created_at <= $1 AND NOT (id = ANY($2::text[]))
+                ORDER BY id FOR UPDATE SKIP LOCKED)`,
+        [this.#now() - olderThanMs, [...this.#openStaging]],
       ),
     );
     this.#lastPurge = Number.NEGATIVE_INFINITY;
@@ -293,6 +301,13 @@ export class PostgresDriver implements StoreDriver {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    // Nothing can commit a staging area once its driver is closed: those of sinks still open are discarded (a
+    // failure leaves them to the next driver's sweep).
+    const open = [...this.#openStaging];
+    this.#openStaging.clear();
+    if (open.length > 0) {
+      await dropStaging(this.#pool, this.#s, 'id = ANY($1::text[])', [open]).catch(() => undefined);
+    }
     await this.#pool.end();
   }
 

@@ -16,6 +16,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EntryRecord } from '../../core/entry.js';
 import { ScratchpadError } from '../../core/errors.js';
 import { createScratchpad, type Scratchpad } from '../../scratchpad/scratchpad.js';
+import { testRecord } from '../../testing/test-record.js';
 import { BlobDirectory } from './blob-directory.js';
 import { registerChunkTextFunction } from './chunk-text-function.js';
 import { createSqliteDriver, RETIRED_CONTENT_RETENTION_MS, type SqliteDriver } from './index.js';
@@ -219,8 +220,9 @@ describe('SQLite side files for large contents', () => {
     const { Chunker } = await import('../../core/chunker.js');
     const chunker = new Chunker(256 * KIB);
     for (const chunk of [...chunker.push(content), ...chunker.flush()]) await sink.write(chunk);
-    // The process ends without committing or aborting; a file whose deletion failed is also lying around.
-    await driver.close();
+    // The process ends without committing or aborting (its driver is never closed: closing would discard the
+    // area); a file whose deletion failed is also lying around.
+    const crashed = driver;
     writeFileSync(join(`${path}.blobs`, '999-0123456789ab'), 'orphan');
     expect(files()).toHaveLength(2);
 
@@ -233,6 +235,7 @@ describe('SQLite side files for large contents', () => {
     expect(files()).toEqual([]);
     expect(count('SELECT count(*) AS count FROM blob_files')).toBe(0);
     expect(count('SELECT count(*) AS count FROM chunks')).toBe(0);
+    await crashed.close();
   });
 
   it('aborting a large staging area deletes its side file at once', async () => {
@@ -332,29 +335,12 @@ describe('SQLite side files for large contents', () => {
     const chunks = [...chunker.push(Buffer.from(text(2 * MIB, 'elsewhere'))), ...chunker.flush()];
     for (const chunk of chunks) await sink.write(chunk);
     const other = createSqliteDriver({ path, now: () => clock });
-    const record = {
-      id: '0123456789abcdef',
-      name: 'doc',
-      session: 's1',
-      turn: null,
-      step: null,
-      source: null,
-      kind: 'text' as const,
-      mediaType: 'text/plain; charset=utf-8',
-      bytes: 1,
-      chars: 1,
-      lines: 1,
-      sha256: '0'.repeat(64),
+    const record = testRecord({
       createdAt: clock,
       updatedAt: clock,
-      expiresAt: null,
-      pinned: false,
-      evictable: false,
-      version: 1,
-      metadata: {},
       contentId: sink.stagingId,
       chunkCount: chunks.length,
-    };
+    });
     await expect(
       other.doCommit({ mode: 'replace', record, expectedVersion: null, stagingId: sink.stagingId }),
     ).rejects.toThrow(/staged by another driver/);

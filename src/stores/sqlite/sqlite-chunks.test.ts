@@ -8,6 +8,7 @@ import { Chunker } from '../../core/chunker.js';
 import type { EntryRecord } from '../../core/entry.js';
 import { ScratchpadError } from '../../core/errors.js';
 import { createScratchpad, type Scratchpad } from '../../scratchpad/scratchpad.js';
+import { testRecord } from '../../testing/test-record.js';
 import { createSqliteDriver, RETIRED_CONTENT_RETENTION_MS, type SqliteDriver } from './index.js';
 
 const root = mkdtempSync(join(tmpdir(), 'scratchpad-sqlite-chunks-'));
@@ -46,13 +47,15 @@ describe('SQLite chunk storage', () => {
     expect(staged).toBe(64);
     expect(count('SELECT count(*) AS count FROM chunk_data')).toBe(staged);
 
-    await driver.close();
+    // The writer "crashes": its driver is never closed (closing would discard the area); another one sweeps.
+    const crashed = driver;
     driver = createSqliteDriver({ database, now: () => clock });
     pad = createScratchpad({ driver, chunkSize: 64, now: () => clock });
     clock += 30 * 60 * 1000;
     expect((await pad.gc()).staging).toBe(0);
     clock += 31 * 60 * 1000;
     expect((await pad.gc()).staging).toBe(1);
+    await crashed.close();
     expect(count('SELECT count(*) AS count FROM contents')).toBe(0);
     expect(count('SELECT count(*) AS count FROM chunks')).toBe(0);
     expect(count('SELECT count(*) AS count FROM chunk_data')).toBe(0);
@@ -64,7 +67,7 @@ describe('SQLite chunk storage', () => {
     await sink.abort();
     await sink.abort();
     expect(count('SELECT count(*) AS count FROM contents')).toBe(0);
-    const record = recordFor(sink.stagingId, 1);
+    const record = testRecord({ contentId: sink.stagingId, chunkCount: 1 });
     await expect(
       driver.doCommit({ mode: 'replace', record, expectedVersion: null, stagingId: sink.stagingId }),
     ).rejects.toThrow(/does not exist/);
@@ -198,30 +201,4 @@ describe('SQLite chunk storage', () => {
 function chunksOf(text: string, size: number): Chunk[] {
   const chunker = new Chunker(size);
   return [...chunker.push(Buffer.from(text)), ...chunker.flush()];
-}
-
-function recordFor(contentId: string, chunkCount: number): EntryRecord {
-  return {
-    id: '0123456789abcdef',
-    name: 'doc',
-    session: 's1',
-    turn: null,
-    step: null,
-    source: null,
-    kind: 'text',
-    mediaType: 'text/plain; charset=utf-8',
-    bytes: 1,
-    chars: 1,
-    lines: 1,
-    sha256: '0'.repeat(64),
-    createdAt: 0,
-    updatedAt: 0,
-    expiresAt: null,
-    pinned: false,
-    evictable: false,
-    version: 1,
-    metadata: {},
-    contentId,
-    chunkCount,
-  };
 }

@@ -66,7 +66,9 @@ export class ChunkStore {
     this.#markCommitted = database.prepare('UPDATE contents SET committed = 1 WHERE id = ?');
     this.#deleteContent = database.prepare('DELETE FROM contents WHERE id = ?');
     this.#abortStaging = database.prepare('DELETE FROM contents WHERE id = ? AND committed = 0');
-    this.#sweepStaging = database.prepare('DELETE FROM contents WHERE committed = 0 AND created_at <= ?');
+    this.#sweepStaging = database.prepare(
+      'DELETE FROM contents WHERE committed = 0 AND created_at <= ? AND id NOT IN (SELECT value FROM json_each(?))',
+    );
     this.#retireContent = database.prepare(
       'UPDATE contents SET retired_at = ? WHERE id = ? AND retired_at IS NULL',
     );
@@ -228,9 +230,9 @@ export class ChunkStore {
     this.#noteDeleted(this.#abortStaging.run(content).changes);
   }
 
-  /** Deletes staging areas created at or before `cutoff`; returns how many. */
-  sweepStaging(cutoff: number): number {
-    return this.#noteDeleted(this.#sweepStaging.run(cutoff).changes);
+  /** Deletes staging areas created at or before `cutoff`, except those in `open`; returns how many. */
+  sweepStaging(cutoff: number, open: Iterable<number>): number {
+    return this.#noteDeleted(this.#sweepStaging.run(cutoff, JSON.stringify([...open])).changes);
   }
 
   /** How many chunks `content` has. */

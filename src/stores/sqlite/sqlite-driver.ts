@@ -111,6 +111,7 @@ export class SqliteDriver implements StoreDriver {
   /** Open staging areas of this driver, by content key: their unflushed rows are committed from here. */
   readonly #writers = new Map<number, StagingWriter>();
   #closed = false;
+  #closing: Promise<void> | undefined;
 
   constructor(config: SqliteDriverConfig) {
     if ((config.path === undefined) === (config.database === undefined)) {
@@ -295,16 +296,17 @@ export class SqliteDriver implements StoreDriver {
   }
 
   /**
-   * Purges retired contents past their retention, deletes staging areas older than `olderThanMs`, then deletes
-   * the side files nothing points at, including orphans a crash left behind (files without a row: a file is only
-   * created after its row committed, so one listed here without a row after the listing is garbage).
+   * Purges retired contents past their retention, deletes staging areas older than `olderThanMs` (never one whose
+   * sink this driver still holds: its writer is only slow), then deletes the side files nothing points at,
+   * including orphans a crash left behind (files without a row: a file is only created after its row committed,
+   * so one listed here without a row after the listing is garbage).
    */
   async doSweepStaging(olderThanMs: number): Promise<number> {
     const listed = this.#run(() => this.#blobs?.list() ?? []);
     const swept = this.#freeing(() => {
       const now = this.#now();
       this.#chunks.purgeRetired(now - RETIRED_CONTENT_RETENTION_MS);
-      return this.#chunks.sweepStaging(now - olderThanMs);
+      return this.#chunks.sweepStaging(now - olderThanMs, this.#writers.keys());
     });
     if (this.#blobs && listed.length > 0) {
       const known = this.#run(() => this.#chunks.fileNames());
@@ -313,13 +315,26 @@ export class SqliteDriver implements StoreDriver {
     return swept;
   }
 
-  async close(): Promise<void> {
-    if (this.#closed) return;
+  close(): Promise<void> {
+    this.#closing ??= this.#close();
+    return this.#closing;
+  }
+
+  async #close(): Promise<void> {
     await this.#indexer.stop();
-    this.#closed = true;
-    // Staging areas left open stay in the database for the sweep; only their file handles are released.
-    await Promise.all([...this.#writers.values()].map((writer) => writer.release()));
+    // Nothing can commit a staging area once its driver is closed: those of sinks still open are discarded (a
+    // failure leaves one to the next driver's sweep).
+    const writers = [...this.#writers.values()];
     this.#writers.clear();
+    await Promise.all(writers.map((writer) => writer.release()));
+    for (const writer of writers) {
+      try {
+        this.#change(() => this.#chunks.abortStaging(Number(writer.stagingId)));
+      } catch {
+        // left to the sweep
+      }
+    }
+    this.#closed = true;
     if (this.#ownsDatabase) this.#database.close();
   }
 
