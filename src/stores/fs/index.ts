@@ -1,2 +1,6 @@
+/** `agent-scratchpad/fs`: the store as a plain directory of `cat`-able files, one folder per session. */
+
+/** Opens the directory store (created if missing). */
 export { createFsDriver, FsDriver, type FsDriverConfig } from './fs-driver.js';
+/** Tuning of the cross-process session lock. */
 export type { SessionLockOptions } from './session-lock.js';

@@ -1,4 +1,10 @@
+/** `agent-scratchpad/sqlite`: the default store, one SQLite file (large content in side files next to it). */
+
+/** The structural part of better-sqlite3 the driver uses, for a database you open yourself. */
 export type { SqliteDatabase, SqliteRunResult, SqliteStatement } from './sqlite-database.js';
+/** Opens the SQLite store at a path, or over a database you opened. */
+/** Bytes of a content kept inside the database before the rest goes to a side file (1 MiB). */
+/** How long replaced or deleted content stays readable for readers already on it (10 minutes). */
 export {
   createSqliteDriver,
   DEFAULT_INLINE_BYTES,
