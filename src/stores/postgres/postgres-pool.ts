@@ -1,6 +1,7 @@
 /**
  * The small structural part of `pg` the PostgreSQL backend uses, so a caller can pass the `pg.Pool` they already
- * have (or any pool with the same shape) and the package never pins a `pg` version for them.
+ * have (or any pool with the same shape). The package declares `pg` ^8.11 as an optional peer for the pool it
+ * creates itself; a pool you pass may come from any version with this shape.
  */
 
 /** What the driver reads from a query result. */
