@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -47,8 +48,9 @@ afterAll(() => {
   rmSync(mountRoot, { recursive: true, force: true });
 });
 
+/** Fills the store with entries of `bytes` of base64 noise (it compresses by a quarter at most: it fills the disk). */
 async function fill(pad: Scratchpad, bytes: number): Promise<number> {
-  const piece = 'x'.repeat(bytes);
+  const piece = randomBytes(bytes).toString('base64').slice(0, bytes);
   for (let index = 0; index < 1000; index++) {
     try {
       await pad.write('full', `entry-${index}`, `${piece}${index}`);

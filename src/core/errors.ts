@@ -33,7 +33,8 @@ export type ScratchpadErrorCode =
   | 'CONFIG_INVALID'
   | 'SCHEDULER_LOCKED'
   | 'LEASED'
-  | 'READ_ONLY';
+  | 'READ_ONLY'
+  | 'CODEC_UNAVAILABLE';
 
 /** Whose fault: the caller's input, our system, or a third party we talk to. */
 export type ErrorCategory = 'user' | 'system' | 'third-party';
@@ -66,6 +67,7 @@ const CATEGORY: Record<ScratchpadErrorCode, ErrorCategory> = {
   SCHEDULER_LOCKED: 'user',
   LEASED: 'user',
   READ_ONLY: 'user',
+  CODEC_UNAVAILABLE: 'system',
 };
 
 /** Every error code, in the order `docs/errors.md` lists them. */

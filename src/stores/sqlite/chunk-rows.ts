@@ -1,6 +1,7 @@
 import { closeSync } from 'node:fs';
-import type { Chunk, ChunkInfo } from '../../core/chunk.js';
+import type { ChunkInfo } from '../../core/chunk.js';
 import { ScratchpadError } from '../../core/errors.js';
+import type { StoredChunk } from '../chunk-codec.js';
 import { BlobDirectory, isMissing } from './blob-directory.js';
 import { fileError } from './sqlite-errors.js';
 
@@ -15,9 +16,14 @@ export interface ChunkRow {
   newlines: number;
 }
 
-/** A read row: the index, and the bytes inline (`data`) or where they are in a side file. */
+/**
+ * A read row: the index, how the bytes are stored (`codec`, and `stored_bytes`, NULL when they are `bytes`), and
+ * the stored bytes inline (`data`) or where they are in a side file.
+ */
 export interface StoredChunkRow extends ChunkRow {
   id: number;
+  codec: number;
+  stored_bytes: number | null;
   data: Buffer | null;
   file: number | null;
   file_offset: number | null;
@@ -38,8 +44,13 @@ export class ContentChangedError extends Error {
 /** Largest single read of a run of chunks stored back to back in a side file. */
 const MAX_RUN_BYTES = 8 * 1024 * 1024;
 
+/** How many bytes the chunk of `row` takes where it is stored. */
+export function storedSize(row: StoredChunkRow): number {
+  return row.stored_bytes ?? row.bytes;
+}
+
 /**
- * The chunks of `rows` (in order) with their bytes: inline bytes as read, external ones with one positional read
+ * The chunks of `rows` (in order) with their stored bytes (decompress them with `decodeChunks`): inline bytes as read, external ones with one positional read
  * per run of chunks stored back to back in one file (usually the whole range: one allocation and one system call
  * for up to {@link MAX_RUN_BYTES}), each file opened once per call. When a file is missing, `stillPointsAt`
  * (chunk id, file id) tells a chunk that moved on meanwhile ({@link ContentChangedError}) from a store that lost
@@ -50,8 +61,8 @@ export function chunksFromRows(
   rows: readonly StoredChunkRow[],
   blobs: BlobDirectory | undefined,
   stillPointsAt: (chunk: number, file: number) => boolean,
-): Chunk[] {
-  const chunks: Chunk[] = [];
+): StoredChunk[] {
+  const chunks: StoredChunk[] = [];
   const open = new Map<string, number>();
   try {
     for (let index = 0; index < rows.length; ) {
@@ -68,9 +79,9 @@ export function chunksFromRows(
       const data = readRun(fd, first, run, blobs);
       let offset = 0;
       for (const item of run) {
-        const end = Math.min(offset + item.bytes, data.byteLength);
+        const end = Math.min(offset + storedSize(item), data.byteLength);
         chunks.push(checkedChunk(content, item, data.subarray(Math.min(offset, end), end)));
-        offset += item.bytes;
+        offset += storedSize(item);
       }
       index += run.length;
     }
@@ -105,14 +116,15 @@ export function missingChunk(content: number, seq: number): ScratchpadError {
 function externalRun(rows: readonly StoredChunkRow[], start: number): StoredChunkRow[] {
   const first = rows[start] as StoredChunkRow;
   const run = [first];
-  let bytes = first.bytes;
+  let bytes = storedSize(first);
   for (let index = start + 1; index < rows.length; index++) {
     const row = rows[index] as StoredChunkRow;
     const previous = run[run.length - 1] as StoredChunkRow;
     if (row.file !== first.file || previous.file_offset === null || row.file_offset === null) break;
-    if (row.file_offset !== previous.file_offset + previous.bytes || bytes + row.bytes > MAX_RUN_BYTES) break;
+    if (row.file_offset !== previous.file_offset + storedSize(previous)) break;
+    if (bytes + storedSize(row) > MAX_RUN_BYTES) break;
     run.push(row);
-    bytes += row.bytes;
+    bytes += storedSize(row);
   }
   return run;
 }
@@ -166,7 +178,7 @@ function readRun(
   run: readonly StoredChunkRow[],
   blobs: BlobDirectory | undefined,
 ): Buffer {
-  const bytes = run.reduce((sum, row) => sum + row.bytes, 0);
+  const bytes = run.reduce((sum, row) => sum + storedSize(row), 0);
   try {
     return BlobDirectory.read(fd, first.file_offset as number, bytes);
   } catch (error) {
@@ -174,17 +186,17 @@ function readRun(
   }
 }
 
-/** The chunk of `row` with bytes `data`, which must be as long as its index says. */
-function checkedChunk(content: number, row: StoredChunkRow, data: Buffer): Chunk {
-  if (data.byteLength !== row.bytes) {
+/** The chunk of `row` with stored bytes `data`, which must be as long as its index says. */
+function checkedChunk(content: number, row: StoredChunkRow, data: Buffer): StoredChunk {
+  if (data.byteLength !== storedSize(row)) {
     throw new ScratchpadError(
       'STORE_CORRUPT',
-      `Chunk ${row.seq} of content ${content} has ${data.byteLength} bytes; its index says ${row.bytes}.`,
+      `Chunk ${row.seq} of content ${content} has ${data.byteLength} stored bytes; its index says ${storedSize(row)}.`,
       {
         hint: 'The store was changed outside agent-scratchpad; delete the entry and write it again.',
         details: { content, seq: row.seq },
       },
     );
   }
-  return { ...toChunkInfo(row), data };
+  return { ...toChunkInfo(row), codec: row.codec, stored: data };
 }

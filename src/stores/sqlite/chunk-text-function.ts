@@ -1,30 +1,46 @@
+import { decodeChunkBytes } from '../chunk-codec.js';
 import type { BlobDirectory } from './blob-directory.js';
 import type { SqliteDatabase } from './sqlite-database.js';
 
-/** Name of the SQL function that reads a chunk's text from a side file. */
-export const CHUNK_TEXT_FUNCTION = 'scratchpad_chunk_text';
+/** Name of the SQL function that reads a chunk's text wherever and however it is stored. */
+export const CHUNK_BODY_FUNCTION = 'scratchpad_chunk_body';
 
 /**
- * Registers `scratchpad_chunk_text(file name, offset, bytes)` on the connection: the text of a chunk stored in a
- * side file, for the full-text index (indexing, un-indexing and FTS5 snippets read chunk text through SQL, see
- * `CHUNK_TEXT` in `sqlite-schema.ts`). Returns NULL when the file is missing or ends early, so indexing and
- * un-indexing stay consistent with each other and deleting an entry whose file was lost still works; reads of
- * that content report `STORE_CORRUPT`. Without a side-file directory (`:memory:`), no chunk is external and the
- * function is never called with a name.
+ * Registers `scratchpad_chunk_body(codec, data, file name, file offset, stored bytes, bytes)` on the connection:
+ * the text of a chunk whose bytes are inline (`data`) or in a side file, compressed or not, for the full-text
+ * index (indexing, un-indexing and FTS5 snippets read chunk text through SQL, see `CHUNK_TEXT` in `sqlite-schema.ts`).
+ * It decompresses with `decodeChunkBytes`, the one function every read of chunk bytes goes through. Returns NULL
+ * when the bytes cannot be had (a missing or short side file, a codec this Node lacks, damaged bytes), so
+ * indexing and un-indexing stay consistent with each other and deleting such an entry still works; reads of
+ * that content report the error itself.
  */
 export function registerChunkTextFunction(database: SqliteDatabase, blobs: BlobDirectory | undefined): void {
-  // Three declared parameters: better-sqlite3 takes the SQL function's arity from the implementation's length.
-  const chunkText = (name: unknown, offset: unknown, bytes: unknown): string | null => {
-    if (!blobs || typeof name !== 'string' || typeof offset !== 'number' || typeof bytes !== 'number') {
+  // Six declared parameters: better-sqlite3 takes the SQL function's arity from the implementation's length.
+  const chunkBody = (
+    codec: unknown,
+    data: unknown,
+    name: unknown,
+    offset: unknown,
+    storedBytes: unknown,
+    bytes: unknown,
+  ): string | null => {
+    if (typeof codec !== 'number' || typeof storedBytes !== 'number' || typeof bytes !== 'number')
+      return null;
+    let stored: Uint8Array | undefined;
+    if (data instanceof Uint8Array) stored = data;
+    else if (blobs && typeof name === 'string' && typeof offset === 'number') {
+      stored = blobs.readRange(name, offset, storedBytes);
+    }
+    if (!stored || stored.byteLength !== storedBytes) return null;
+    try {
+      return decodeChunkBytes(codec, stored, bytes, { where: 'the search index', seq: 0 }).toString('utf8');
+    } catch {
       return null;
     }
-    const data = blobs.readRange(name, offset, bytes);
-    if (!data || data.byteLength !== bytes) return null;
-    return data.toString('utf8');
   };
   database.function(
-    CHUNK_TEXT_FUNCTION,
+    CHUNK_BODY_FUNCTION,
     { deterministic: false },
-    chunkText as (...parameters: unknown[]) => unknown,
+    chunkBody as (...parameters: unknown[]) => unknown,
   );
 }

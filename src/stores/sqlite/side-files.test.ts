@@ -20,7 +20,7 @@ import { testRecord } from '../../testing/test-record.js';
 import { BlobDirectory } from './blob-directory.js';
 import { registerChunkTextFunction } from './chunk-text-function.js';
 import { createSqliteDriver, RETIRED_CONTENT_RETENTION_MS, type SqliteDriver } from './index.js';
-import { MIGRATIONS } from './sqlite-schema.js';
+import { MIGRATIONS, SCHEMA_VERSION } from './sqlite-schema.js';
 
 const root = mkdtempSync(join(tmpdir(), 'scratchpad-sqlite-side-files-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -65,9 +65,11 @@ describe('SQLite side files for large contents', () => {
          FROM entries JOIN chunks ON chunks.content = entries.content WHERE entries.name = ?`,
       )
       .get(name) as { inline: number; external: number; files: number };
+  // Uncompressed, so side-file sizes are content sizes (compressed chunks: compressed-chunks.test.ts).
   const open = (options: { inlineBytes?: number; chunkSize?: number } = {}): void => {
     driver = createSqliteDriver({
       path,
+      compression: 'none',
       now: () => clock,
       ...(options.inlineBytes === undefined ? {} : { inlineBytes: options.inlineBytes }),
     });
@@ -371,7 +373,7 @@ describe('SQLite side files for large contents', () => {
       INSERT INTO chunk_data VALUES (1, CAST('legacy text' AS BLOB));
     `);
     legacy.close();
-    const upgraded = createSqliteDriver({ path: legacyPath });
+    const upgraded = createSqliteDriver({ path: legacyPath, compression: 'none' });
     const upgradedPad = createScratchpad({ driver: upgraded });
     expect((await upgradedPad.read('s1', 'old')).content).toBe('legacy text');
     expect((await upgradedPad.search('s1', 'legacy')).hits.map((hit) => hit.snippet)).toEqual([
@@ -381,7 +383,7 @@ describe('SQLite side files for large contents', () => {
     expect(readdirSync(`${legacyPath}.blobs`)).toHaveLength(1);
     await upgraded.close();
     const check = new Database(legacyPath);
-    expect(check.pragma('user_version', { simple: true })).toBe(4);
+    expect(check.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     check.close();
   });
 });

@@ -1,5 +1,6 @@
-import type { Chunk, ChunkAxis, ChunkInfo } from '../../core/chunk.js';
+import type { ChunkAxis, ChunkInfo } from '../../core/chunk.js';
 import { asBuffer } from '../../core/utf8.js';
+import type { StoredChunk } from '../chunk-codec.js';
 import { endOf } from '../driver-helpers.js';
 import { BlobDirectory } from './blob-directory.js';
 import {
@@ -13,8 +14,11 @@ import type { SqliteDatabase, SqliteStatement } from './sqlite-database.js';
 
 const CHUNK_COLUMNS = 'seq, byte_start, char_start, line_start, bytes, chars, newlines';
 
-/** A chunk whose bytes were written to a side file: its index and where the bytes are. */
+/** A chunk whose bytes were written to a side file: its index, codec, and where its stored bytes are. */
 export interface ExternalChunk extends ChunkInfo {
+  codec: number;
+  /** Bytes it takes in the file (`bytes` when not compressed). */
+  storedBytes: number;
   file: number;
   fileOffset: number;
 }
@@ -77,7 +81,8 @@ export class ChunkStore {
     );
     this.#contentExists = database.prepare('SELECT 1 FROM contents WHERE id = ?');
     this.#insertChunk = database.prepare(
-      `INSERT INTO chunks (content, ${CHUNK_COLUMNS}) VALUES (@content, @seq, @byteStart, @charStart, @lineStart, @bytes, @chars, @newlines)`,
+      `INSERT INTO chunks (content, ${CHUNK_COLUMNS}, codec, stored_bytes)
+       VALUES (@content, @seq, @byteStart, @charStart, @lineStart, @bytes, @chars, @newlines, @codec, @storedBytes)`,
     );
     this.#insertChunkData = database.prepare('INSERT INTO chunk_data (id, data) VALUES (?, ?)');
     this.#countChunks = database.prepare('SELECT count(*) AS count FROM chunks WHERE content = ?');
@@ -89,14 +94,15 @@ export class ChunkStore {
        WHERE content = @staging`,
     );
     this.#readChunks = database.prepare(
-      `SELECT chunks.id AS id, ${CHUNK_COLUMNS.replace(/(\w+)/g, 'chunks.$1')}, chunk_data.data AS data,
-         chunks.file AS file, chunks.file_offset AS file_offset, blob_files.name AS file_name
+      `SELECT chunks.id AS id, ${CHUNK_COLUMNS.replace(/(\w+)/g, 'chunks.$1')}, chunks.codec AS codec,
+         chunks.stored_bytes AS stored_bytes, chunk_data.data AS data, chunks.file AS file, chunks.file_offset AS file_offset, blob_files.name AS file_name
        FROM chunks LEFT JOIN chunk_data ON chunk_data.id = chunks.id LEFT JOIN blob_files ON blob_files.id = chunks.file
        WHERE chunks.content = ? AND chunks.seq >= ? AND chunks.seq < ? ORDER BY chunks.seq`,
     );
     this.#insertExternalChunk = database.prepare(
-      `INSERT INTO chunks (content, ${CHUNK_COLUMNS}, file, file_offset)
-       VALUES (@content, @seq, @byteStart, @charStart, @lineStart, @bytes, @chars, @newlines, @file, @fileOffset)`,
+      `INSERT INTO chunks (content, ${CHUNK_COLUMNS}, codec, stored_bytes, file, file_offset)
+       VALUES (@content, @seq, @byteStart, @charStart, @lineStart, @bytes, @chars, @newlines, @codec, @storedBytes,
+         @file, @fileOffset)`,
     );
     this.#createFile = database.prepare(
       'INSERT INTO blob_files (name, owner, created_at) VALUES (?, ?, ?) RETURNING id',
@@ -128,8 +134,8 @@ export class ChunkStore {
     return this.#stagingArea.get(content) !== undefined;
   }
 
-  /** Appends a chunk (index row and bytes) to `content`, its bytes inline. */
-  insertChunk(content: number, chunk: Chunk): void {
+  /** Appends a chunk (index row and stored bytes) to `content`, its bytes inline. */
+  insertChunk(content: number, chunk: StoredChunk): void {
     const id = this.#insertChunk.run({
       content,
       seq: chunk.seq,
@@ -139,8 +145,10 @@ export class ChunkStore {
       bytes: chunk.bytes,
       chars: chunk.chars,
       newlines: chunk.newlines,
+      codec: chunk.codec,
+      storedBytes: chunk.codec === 0 ? null : chunk.stored.byteLength,
     }).lastInsertRowid;
-    this.#insertChunkData.run(id, asBuffer(chunk.data));
+    this.#insertChunkData.run(id, asBuffer(chunk.stored));
   }
 
   /** Adds index rows of chunks whose bytes are in side files to `content`. */
@@ -155,6 +163,8 @@ export class ChunkStore {
         bytes: chunk.bytes,
         chars: chunk.chars,
         newlines: chunk.newlines,
+        codec: chunk.codec,
+        storedBytes: chunk.codec === 0 ? null : chunk.storedBytes,
         file: chunk.file,
         fileOffset: chunk.fileOffset,
       });
@@ -254,10 +264,11 @@ export class ChunkStore {
   }
 
   /**
-   * Chunks `[seqStart, seqEnd)` of `content`, in order, with their bytes wherever they are stored (see
-   * `chunksFromRows`). Throws `ContentChangedError` when a side file vanished with the rows pointing at it.
+   * Chunks `[seqStart, seqEnd)` of `content`, in order, with their stored bytes wherever they are (see
+   * `chunksFromRows`; decompress them with `decodeChunks`). Throws `ContentChangedError` when a side file
+   * vanished with the rows pointing at it.
    */
-  readChunks(content: number, seqStart: number, seqEnd: number): Chunk[] {
+  readChunks(content: number, seqStart: number, seqEnd: number): StoredChunk[] {
     const rows = this.#readChunks.all(content, seqStart, seqEnd) as StoredChunkRow[];
     return chunksFromRows(
       content,

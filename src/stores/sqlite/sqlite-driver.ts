@@ -1,6 +1,7 @@
 import type { Chunk, ChunkAxis } from '../../core/chunk.js';
 import type { EntryRecord, SessionInfo } from '../../core/entry.js';
 import { ScratchpadError } from '../../core/errors.js';
+import { type ChunkCompression, decodeChunks, resolveCompression, type StoredChunk } from '../chunk-codec.js';
 import type {
   CommitRequest,
   CommitResult,
@@ -46,6 +47,12 @@ export interface SqliteDriverConfig {
    * keeps everything inline.
    */
   inlineBytes?: number;
+  /**
+   * How chunks written from now on are stored: `brotli` (the default), `gzip`, `zstd` (Node 22.15+ and 23.8+
+   * only) or `none`. Each chunk is compressed on its own, and only when that saves at least a tenth, so a slice
+   * still reads only the chunks it touches. Chunks already stored keep their codec: any mix reads back.
+   */
+  compression?: ChunkCompression;
   /** Clock in epoch milliseconds (tests inject one). */
   now?: () => number;
 }
@@ -132,6 +139,7 @@ export class SqliteDriver implements StoreDriver {
         },
       );
     }
+    const compression = resolveCompression(config.compression);
     this.#busyTimeoutMs = config.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
     this.#now = config.now ?? Date.now;
     this.path = config.path ?? config.database?.name ?? ':memory:';
@@ -155,7 +163,7 @@ export class SqliteDriver implements StoreDriver {
     }
     const inlineBytes =
       this.#ownsDatabase && this.#blobs ? (config.inlineBytes ?? DEFAULT_INLINE_BYTES) : Infinity;
-    this.#staging = this.#stagingHost(inlineBytes);
+    this.#staging = this.#stagingHost(inlineBytes, compression);
     if (this.#ownsDatabase && this.#blobs) {
       this.#reserve = new DiskReserve(this.path);
       this.#reserve.ensure();
@@ -172,7 +180,7 @@ export class SqliteDriver implements StoreDriver {
   async doCommit(request: CommitRequest): Promise<CommitResult> {
     const staging = request.mode === 'metadata' ? undefined : contentKey(request.stagingId);
     const writer = staging === undefined ? undefined : this.#writers.get(staging);
-    let rows: { inline: Chunk[]; external: ExternalChunk[] } = { inline: [], external: [] };
+    let rows: { inline: StoredChunk[]; external: ExternalChunk[] } = { inline: [], external: [] };
     if (writer) {
       this.#assertOpen();
       try {
@@ -227,9 +235,9 @@ export class SqliteDriver implements StoreDriver {
     const start = Math.max(0, seqStart);
     const end = Math.min(seqEnd, record.chunkCount);
     if (end <= start) return [];
-    return this.#run(() => {
+    const stored = this.#run(() => {
       const content = contentKey(record.contentId);
-      let chunks: Chunk[];
+      let chunks: StoredChunk[];
       try {
         chunks = this.#chunks.readChunks(content, start, end);
       } catch (error) {
@@ -241,6 +249,7 @@ export class SqliteDriver implements StoreDriver {
       }
       return chunks;
     });
+    return decodeChunks(stored, `"${record.session}/${record.name}"`);
   }
 
   async doDeleteEntry(record: EntryRecord): Promise<boolean> {
@@ -385,13 +394,14 @@ export class SqliteDriver implements StoreDriver {
   }
 
   /** The database steps of staging areas, each one transaction. */
-  #stagingHost(inlineBytes: number): StagingHost {
+  #stagingHost(inlineBytes: number, compression: ChunkCompression): StagingHost {
     const gone = (content: number, cause?: unknown): Error =>
       new Error(`Staging area ${content} no longer exists: it was aborted, or swept as abandoned by gc.`, {
         cause,
       });
     return {
       inlineBytes,
+      compression,
       blobs: this.#blobs,
       insertInline: (content, chunks) =>
         this.#run(() => {

@@ -5,14 +5,16 @@ import type { SqliteDatabase } from './sqlite-database.js';
 export const APPLICATION_ID = 0x53504144;
 
 /**
- * The text of a chunk in SQL, wherever its bytes are: inline in `chunk_data`, or in a side file read by the
- * `scratchpad_chunk_text` function the driver registers on its connection (see `chunk-text-function.ts`).
- * Needs `LEFT JOIN chunk_data` and `LEFT JOIN blob_files` on the chunk. Migration 2 spells out the same
- * expression in the `search_source` view (a migration never changes).
+ * The text of a chunk in SQL, wherever and however its bytes are stored: an uncompressed inline chunk is cast
+ * in SQL; a compressed one, or one in a side file, goes through the `scratchpad_chunk_body` function the driver
+ * registers on its connection (see `chunk-text-function.ts`). Needs `LEFT JOIN chunk_data` and
+ * `LEFT JOIN blob_files` on the chunk. Migration 5 spells out the same expression in the `search_source` view
+ * (a migration never changes).
  */
 export const CHUNK_TEXT =
-  'CASE WHEN chunks.file IS NULL THEN CAST(chunk_data.data AS TEXT) ' +
-  'ELSE scratchpad_chunk_text(blob_files.name, chunks.file_offset, chunks.bytes) END';
+  'CASE WHEN chunks.file IS NULL AND chunks.codec = 0 THEN CAST(chunk_data.data AS TEXT) ' +
+  'ELSE scratchpad_chunk_body(chunks.codec, chunk_data.data, blob_files.name, chunks.file_offset, ' +
+  'coalesce(chunks.stored_bytes, chunks.bytes), chunks.bytes) END';
 
 /**
  * Migrations: `MIGRATIONS[n]` takes the schema from `user_version` n to n + 1. Append, never edit.
@@ -36,6 +38,12 @@ export const CHUNK_TEXT =
  * - A chunk's bytes are either a `chunk_data` row (`file` NULL) or `bytes` bytes at `file_offset` of side file
  *   `file`. An append re-keys chunk rows as before; a content's chunks may live in several files.
  * - `search_source` reads a chunk's text wherever it is stored.
+ *
+ * Version 5 (compressed chunks, decision 008):
+ * - `chunks.codec` says how the chunk's bytes are stored (0 = as written; see `CODEC_IDS` in
+ *   `../chunk-codec.ts`) and `chunks.stored_bytes` how many bytes that takes (NULL = `bytes`). Existing chunks
+ *   keep codec 0, so an older store reads as before with no rewrite.
+ * - `search_source` decompresses through `scratchpad_chunk_body`.
  */
 export const MIGRATIONS: readonly string[] = [
   `
@@ -150,6 +158,23 @@ export const MIGRATIONS: readonly string[] = [
   `
   DROP INDEX chunks_by_file;
   CREATE INDEX chunks_by_file ON chunks (file) WHERE file IS NOT NULL;
+  `,
+  // 4 → 5: compressed chunks (decision 008).
+  `
+  ALTER TABLE chunks ADD COLUMN codec INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE chunks ADD COLUMN stored_bytes INTEGER;
+
+  DROP VIEW search_source;
+  CREATE VIEW search_source AS
+    SELECT chunks.id AS id, entries.name AS name,
+      CASE WHEN chunks.file IS NULL AND chunks.codec = 0 THEN CAST(chunk_data.data AS TEXT)
+        ELSE scratchpad_chunk_body(chunks.codec, chunk_data.data, blob_files.name, chunks.file_offset,
+          coalesce(chunks.stored_bytes, chunks.bytes), chunks.bytes) END AS body
+    FROM chunks
+    JOIN entries ON entries.content = chunks.content
+    LEFT JOIN chunk_data ON chunk_data.id = chunks.id
+    LEFT JOIN blob_files ON blob_files.id = chunks.file
+    WHERE chunks.indexed = 1;
   `,
 ];
 

@@ -28,7 +28,7 @@ export interface RankedEntry {
  * transaction each, between which the driver yields the event loop), so writing a 1 GB entry costs nothing here
  * until someone searches it, and indexing it never holds the loop or the write lock for long. Deleting or replacing indexed content removes its index rows in the same transaction
  * (the index is external-content: removal replays the indexed text, read again from the chunk's bytes, inline or
- * in a side file, through `scratchpad_chunk_text`). The
+ * in a side file, through `scratchpad_chunk_body`, decompressing). The
  * `search_source` view shows exactly the indexed chunks, so FTS5 reads snippets through it and its
  * `integrity-check` holds.
  */

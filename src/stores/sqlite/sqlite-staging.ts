@@ -1,5 +1,6 @@
 import { close, fdatasync, write } from 'node:fs';
 import type { Chunk } from '../../core/chunk.js';
+import { type ChunkCompression, encodeChunkBytes, type StoredChunk } from '../chunk-codec.js';
 import type { ContentSink } from '../driver.js';
 import type { BlobDirectory } from './blob-directory.js';
 import type { BlobFile, ExternalChunk } from './sqlite-chunks.js';
@@ -7,11 +8,13 @@ import { fileError } from './sqlite-errors.js';
 
 /** What a {@link StagingWriter} needs from its driver: the database steps, each its own transaction. */
 export interface StagingHost {
-  /** Staged bytes kept inline before the rest goes to a side file (`Infinity`: never). */
+  /** Stored bytes kept inline before the rest goes to a side file (`Infinity`: never). */
   readonly inlineBytes: number;
+  /** How each chunk is stored (compressed when that saves space, see `encodeChunkBytes`). */
+  readonly compression: ChunkCompression;
   readonly blobs: BlobDirectory | undefined;
   /** Inserts chunks with their bytes inline, in one transaction. Throws when the staging area no longer exists. */
-  insertInline(content: number, chunks: readonly Chunk[]): void;
+  insertInline(content: number, chunks: readonly StoredChunk[]): void;
   /** Registers the staging area's side file. Throws when the staging area no longer exists. */
   createFile(content: number): BlobFile;
   /** Inserts index rows of chunks written to side files. Throws when the staging area no longer exists. */
@@ -44,8 +47,9 @@ interface OpenFile extends BlobFile {
 }
 
 /**
- * The sink of one staging area. Chunks are inserted inline, each in its own transaction, as long as the staged
- * bytes fit in `inlineBytes` (so a content that fits is entirely inline). From the first chunk that does not fit
+ * The sink of one staging area. Each chunk is first encoded as the store keeps it (compressed when that saves
+ * space: `encodeChunkBytes`, in the thread pool for large chunks). Chunks are inserted inline as long as the
+ * stored bytes fit in `inlineBytes` (so a content that fits is entirely inline). From the first chunk that does not fit
  * on, chunks go to one side file created for this staging area, at increasing offsets, with positional writes
  * that run in the background while the caller cuts and hashes the next chunk (a background fdatasync every
  * {@link EARLY_SYNC_BYTES} keeps the disk busy too); their index rows are inserted in batches. The chunk's bytes
@@ -61,7 +65,7 @@ export class StagingWriter implements ContentSink {
   #file: OpenFile | undefined;
   #pending: ExternalChunk[] = [];
   /** Inline chunks not inserted yet, and their bytes. */
-  #inline: Chunk[] = [];
+  #inline: StoredChunk[] = [];
   #inlineBufferedBytes = 0;
   readonly #inFlight: Array<{ done: Promise<void>; bytes: number }> = [];
   #bytesInFlight = 0;
@@ -80,11 +84,16 @@ export class StagingWriter implements ContentSink {
   async write(chunk: Chunk): Promise<void> {
     if (this.#state !== 'open') throw this.#gone();
     if (this.#failure !== undefined) throw this.#failure;
-    if (!this.#host.blobs || (!this.#file && this.#stagedBytes + chunk.bytes <= this.#host.inlineBytes)) {
-      // A copy: the chunk may be a view of a caller's piece, which a stream may reuse once this write returns.
-      this.#inline.push({ ...chunk, data: Buffer.from(chunk.data) });
-      this.#inlineBufferedBytes += chunk.bytes;
-      this.#stagedBytes += chunk.bytes;
+    const { data, ...info } = chunk;
+    const { codec, stored } = await encodeChunkBytes(data, this.#host.compression);
+    if (this.#state !== 'open') throw this.#gone();
+    const storedBytes = stored.byteLength;
+    if (!this.#host.blobs || (!this.#file && this.#stagedBytes + storedBytes <= this.#host.inlineBytes)) {
+      // Uncompressed bytes are copied: the chunk may be a view of a caller's piece, which a stream may reuse
+      // once this write returns.
+      this.#inline.push({ ...info, codec, stored: codec === 0 ? Buffer.from(stored) : stored });
+      this.#inlineBufferedBytes += storedBytes;
+      this.#stagedBytes += storedBytes;
       if (this.#inlineBufferedBytes >= INLINE_BUFFER_BYTES || this.#inline.length >= INLINE_BUFFER_CHUNKS) {
         this.#host.insertInline(this.content, this.#inline);
         this.#inline = [];
@@ -94,27 +103,17 @@ export class StagingWriter implements ContentSink {
     }
     const file = this.#file ?? this.#openFile(this.#host.blobs);
     const position = file.end;
-    file.end += chunk.bytes;
-    this.#stagedBytes += chunk.bytes;
-    this.#pending.push({
-      seq: chunk.seq,
-      byteStart: chunk.byteStart,
-      charStart: chunk.charStart,
-      lineStart: chunk.lineStart,
-      bytes: chunk.bytes,
-      chars: chunk.chars,
-      newlines: chunk.newlines,
-      file: file.id,
-      fileOffset: position,
-    });
-    const done = writeFully(file.fd, chunk.data, position).then(
-      () => this.#wrote(file, chunk.bytes),
+    file.end += storedBytes;
+    this.#stagedBytes += storedBytes;
+    this.#pending.push({ ...info, codec, storedBytes, file: file.id, fileOffset: position });
+    const done = writeFully(file.fd, stored, position).then(
+      () => this.#wrote(file, storedBytes),
       (error: unknown) => {
         this.#failure ??= fileError(error, this.#host.blobs?.filePath(file.name) ?? file.name, 'write');
       },
     );
-    this.#inFlight.push({ done, bytes: chunk.bytes });
-    this.#bytesInFlight += chunk.bytes;
+    this.#inFlight.push({ done, bytes: storedBytes });
+    this.#bytesInFlight += storedBytes;
     while (this.#bytesInFlight > MAX_BYTES_IN_FLIGHT) await this.#settleOldest();
     if (this.#failure !== undefined) throw this.#failure;
     if (this.#pending.length >= ROW_BATCH) {
@@ -128,7 +127,7 @@ export class StagingWriter implements ContentSink {
    * chunks with their bytes, and index rows of chunks in the side file. Idempotent: a commit whose transaction
    * failed can be retried (the rows are returned until {@link rowsInserted}) or aborted.
    */
-  async finish(): Promise<{ inline: Chunk[]; external: ExternalChunk[] }> {
+  async finish(): Promise<{ inline: StoredChunk[]; external: ExternalChunk[] }> {
     if (this.#state === 'aborted') throw this.#gone();
     if (this.#state === 'open') {
       await this.#settleAll();
