@@ -1,8 +1,8 @@
 /** `agent-scratchpad/sqlite`: the default store, one SQLite file (large content in side files next to it). */
 
-/** The structural part of better-sqlite3 the driver uses, for a database you open yourself. */
 /** How chunks are stored: `brotli` (default), `gzip`, `zstd` (Node 22.15+) or `none` (decision 008). */
 export type { ChunkCompression } from '../chunk-codec.js';
+/** The structural part of better-sqlite3 the driver uses, for a database you open yourself. */
 export type { SqliteDatabase, SqliteRunResult, SqliteStatement } from './sqlite-database.js';
 /** Opens the SQLite store at a path, or over a database you opened. */
 /** Bytes of a content kept inside the database before the rest goes to a side file (1 MiB). */
