@@ -15,6 +15,7 @@ import type { FakeRequest, FakeScriptStep } from '../src/testing/fake-servers/in
 import { startFakeOpenAI } from '../src/testing/fake-servers/index.js';
 import { builtCli } from './helpers/built-cli.js';
 import { runCliAsync } from './helpers/run-cli-async.js';
+import { TEST_PATH } from './helpers/test-path.js';
 
 /** Tampering, the missing-sandbox path and the opt-out, through `scratchpad run` (issue 7). */
 
@@ -48,7 +49,7 @@ function createHome(config = ''): Home {
   );
   writeFileSync(join(work, 'notes.md'), 'notes\n');
   const env: NodeJS.ProcessEnv = {
-    PATH: '/usr/local/bin:/usr/bin:/bin',
+    PATH: TEST_PATH,
     HOME: home,
     XDG_DATA_HOME: join(home, '.local', 'share'),
     XDG_CONFIG_HOME: join(home, '.config'),

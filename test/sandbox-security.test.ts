@@ -18,6 +18,7 @@ import {
 } from './helpers/attack-spellings.js';
 import { builtCli } from './helpers/built-cli.js';
 import { runCliAsync } from './helpers/run-cli-async.js';
+import { TEST_PATH } from './helpers/test-path.js';
 
 /**
  * Issue 7, end to end: a scripted model on loopback drives `scratchpad run` through the real CLI, one spelling per
@@ -104,7 +105,7 @@ function createHome(name: string): Home {
     '[runtime]\ncap_steps = 500\ncap_same_executor = 500\n\n[runtime.llm.fast]\nprovider = "openai"\nmodel = "attacker"\n',
   );
   const env: NodeJS.ProcessEnv = {
-    PATH: '/usr/local/bin:/usr/bin:/bin',
+    PATH: TEST_PATH,
     HOME: home,
     LANG: 'C.UTF-8',
     XDG_DATA_HOME: join(home, '.local', 'share'),
