@@ -48,12 +48,13 @@ export function driverContract({ test, driver, reopen }: ContractHarness): void 
       }),
     ).toEqual({ ok: false, current: first });
     await tail.abort();
-    const absent = testRecord({ name: 'absent', version: 2 });
+    const absent = testRecord({ session: 'elsewhere', name: 'absent', version: 2 });
     expect(await store.doCommit({ mode: 'metadata', record: absent, expectedVersion: 1 })).toEqual({
       ok: false,
       current: undefined,
     });
-    expect(await store.doGetEntry('s1', 'absent')).toBeUndefined();
+    expect(await store.doGetEntry('elsewhere', 'absent')).toBeUndefined();
+    expect((await store.doListSessions()).map((session) => session.id)).toEqual(['s1']);
     expect(await contentOf(store, (await store.doGetEntry('s1', 'doc')) as EntryRecord)).toBe('v1');
     // The staged content is still the caller's: the same staging area commits with the right version.
     const retried = await store.doCommit({
