@@ -75,6 +75,7 @@ export type {
   ListQuery,
   StoreDriver,
   StoreTotals,
+  SweepResult,
 } from './stores/driver.js';
 /** Creates the in-memory store (the reference driver; nothing persisted). */
 /** The in-memory store's driver class. */

@@ -83,8 +83,9 @@ describe('scratchpad CLI', () => {
     ]);
     run(['write', 'temp', '--ttl', '1'], 'gone soon', env);
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1100); // let the one-second TTL pass
+    // The plan's version before the edit (36 B) and the expired entry stay readable for readers a while.
     expect(run(['gc'], undefined, env).stdout).toMatch(
-      /removed work\/temp \(9 B, expired\)\nfreed 9 B in 1 entry; swept 0 abandoned partial writes\n/,
+      /^removed work\/temp \(9 B, expired\)\nfreed 1 entry \(9 B\); swept 0 abandoned partial writes\nstill kept for readers: 2 contents of replaced or deleted entries \(45 B\) until \d{4}-\d\d-\d\dT[\d:]+Z; a gc after that frees it\n$/,
     );
     expect(run(['sessions'], undefined, env).stdout).toMatch(/^SESSION\s+ENTRIES\s+SIZE\s+UPDATED\n/);
     expect(run(['sessions', 'show', 'work'], undefined, env).stdout).toBe('work: 1 entries, 34 B\n');
@@ -100,6 +101,24 @@ describe('scratchpad CLI', () => {
       code: 1,
       stderr: expect.stringContaining('No session "work"'),
     });
+  });
+
+  it('gc says what a delete left for readers and when a later gc frees it', () => {
+    const env = { SCRATCHPAD_DB: join(home, 'gc.db') };
+    expect(run(['write', 'big'], 'x'.repeat(3_000_000), env).code).toBe(0);
+    const before = Date.now();
+    expect(run(['delete', 'big'], undefined, env).stdout).toBe('deleted big (3.0 MB)\n');
+    const gc = run(['gc'], undefined, env);
+    expect(gc.stdout).toMatch(
+      /^freed 0 entries \(0 B\); swept 0 abandoned partial writes\nstill kept for readers: 1 content of replaced or deleted entries \(3\.0 MB\) until \d{4}-\d\d-\d\dT[\d:]+Z; a gc after that frees it\n$/,
+    );
+    const json = JSON.parse(run(['--json', 'gc'], undefined, env).stdout);
+    expect(json).toMatchObject({
+      removed: [],
+      released: { contents: 0, bytes: 0 },
+      held: { contents: 1, bytes: 3_000_000 },
+    });
+    expect(json.held.until).toBeGreaterThanOrEqual(before + 10 * 60 * 1000);
   });
 
   it('appends and keeps binary bytes exact', () => {

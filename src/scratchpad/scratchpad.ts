@@ -43,6 +43,9 @@ import { editEntry, validateEditOptions } from './writing/text-edit.js';
 import { validateIfVersion, validateUpdateOptions, validateWriteOptions } from './writing/write-options.js';
 import { MAX_RETRIES, retryDelay } from './writing/write-retry.js';
 
+/** A staging area this old is a crashed or abandoned writer's: `gc` sweeps it. */
+const STAGING_ABANDONED_MS = 60 * 60 * 1000;
+
 /**
  * The service every surface (library, tools, CLI, MCP, runtime) goes through: validation, slicing, lifecycle
  * and limits live here once for all backends. Create one with {@link createScratchpad}.
@@ -418,10 +421,14 @@ export class Scratchpad {
   }
 
   /**
-   * Removes expired unpinned entries, sweeps abandoned staging areas, and enforces the store's size cap
-   * (oldest unpinned first). Returns what it freed.
+   * Removes expired unpinned entries, sweeps abandoned staging areas, releases the content of entries replaced or
+   * deleted earlier that the driver kept for readers (once their wait is over), and enforces the size caps (see
+   * `store-capacity.ts`). Returns what it freed, and what the driver still keeps for readers with the time a
+   * later `gc` can free it.
    */
   async gc(): Promise<GcResult> {
+    // Sweep first: removing an entry may release due contents too, and they must count in this report.
+    const swept = await this.driver.doSweepStaging(STAGING_ABANDONED_MS);
     const now = this.#context.now();
     const removed: GcResult['removed'] = [];
     for (const record of await this.driver.doListEntries({
@@ -439,9 +446,23 @@ export class Scratchpad {
         });
       }
     }
-    const staging = await this.driver.doSweepStaging(60 * 60 * 1000);
     removed.push(...(await enforceCaps(this.#context)));
-    return { removed, bytes: removed.reduce((sum, item) => sum + item.bytes, 0), staging };
+    // What this gc removed may be kept for readers: ask again for what is held now.
+    const after = removed.length > 0 ? await this.driver.doSweepStaging(STAGING_ABANDONED_MS) : undefined;
+    return {
+      removed,
+      bytes: removed.reduce((sum, item) => sum + item.bytes, 0),
+      staging: swept.staging + (after?.staging ?? 0),
+      released: {
+        contents: swept.released.contents + (after?.released.contents ?? 0),
+        bytes: swept.released.bytes + (after?.released.bytes ?? 0),
+      },
+      files: {
+        count: swept.files.count + (after?.files.count ?? 0),
+        bytes: swept.files.bytes + (after?.files.bytes ?? 0),
+      },
+      held: after?.held ?? swept.held,
+    };
   }
 
   /** Closes the driver. */

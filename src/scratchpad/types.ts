@@ -133,8 +133,22 @@ export interface SearchHit {
 
 /** What `gc()` removed. */
 export interface GcResult {
+  /** Entries removed: expired, or evicted by a size cap. */
   removed: Array<{ session: string; name: string; id: string; bytes: number; reason: 'expired' | 'cap' }>;
+  /** The size of the removed entries (a driver may keep their content for readers a while: see `held`). */
   bytes: number;
   /** Abandoned staging areas swept. */
   staging: number;
+  /**
+   * Content of entries replaced or deleted earlier, released now: the SQLite and PostgreSQL drivers keep it for
+   * readers that may still be reading it (10 minutes and `readGraceMs`).
+   */
+  released: { contents: number; bytes: number };
+  /** Files deleted (SQLite side files, the fs store's leftovers) and the space on disk they gave back. */
+  files: { count: number; bytes: number };
+  /**
+   * Content of replaced or deleted entries (this gc's included) still kept for readers; `until` (epoch ms) is
+   * when the last of it can be released by a later `gc`, `null` when nothing is kept.
+   */
+  held: { contents: number; bytes: number; until: number | null };
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ChunkInfo } from '../core/chunk.js';
 import type { EntryRecord, SessionInfo } from '../core/entry.js';
-import type { ListQuery } from './driver.js';
+import type { ListQuery, SweepResult } from './driver.js';
 
 /** Shared helpers for driver implementations (not part of the public API). */
 
@@ -81,4 +81,14 @@ export function sessionInfos(
       ...times,
     }))
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/** A sweep that found nothing to free and keeps nothing for readers. */
+export function emptySweep(): SweepResult {
+  return {
+    staging: 0,
+    released: { contents: 0, bytes: 0 },
+    files: { count: 0, bytes: 0 },
+    held: { contents: 0, bytes: 0, until: null },
+  };
 }

@@ -80,18 +80,38 @@ export interface StoreDriver {
 
   /**
    * Removes staging areas that were never committed nor aborted and are older than `olderThanMs` (a crashed
-   * writer's leftovers; the fs backend counts age from the file's last write), and returns how many went (fs also
-   * counts the other crash leftovers it repairs). A staging area whose sink this driver still holds is never
-   * swept, whatever its age: its writer is only slow, and its later writes and commit succeed. An in-memory
-   * store therefore sweeps nothing. Another process's open sink is protected only by its age.
+   * writer's leftovers; the fs backend counts age from the file's last write), releases the content of replaced or
+   * deleted entries a driver kept for readers once their wait is over, and deletes files nothing points at
+   * (fs: the other crash leftovers it repairs). Returns what it freed and what it still keeps for readers.
+   * A staging area whose sink this driver still holds is never swept, whatever its age: its writer is only slow,
+   * and its later writes and commit succeed. An in-memory store therefore sweeps nothing. Another process's open
+   * sink is protected only by its age.
    */
-  doSweepStaging(olderThanMs: number): Promise<number>;
+  doSweepStaging(olderThanMs: number): Promise<SweepResult>;
 
   /**
    * Releases connections and file handles. Idempotent. The staging areas of sinks still open are discarded
    * (nothing can commit them any more): writing to such a sink afterwards throws.
    */
   close(): Promise<void>;
+}
+
+/** What {@link StoreDriver.doSweepStaging} freed, and what it still keeps for readers. */
+export interface SweepResult {
+  /** Abandoned staging areas removed. */
+  staging: number;
+  /**
+   * Contents of replaced or deleted entries released by this sweep: a driver that lets readers finish keeps them
+   * for a while after the change (the SQLite and PostgreSQL drivers do); `bytes` is their content size.
+   */
+  released: { contents: number; bytes: number };
+  /** Files this sweep deleted (side files, a crashed writer's leftovers) and their size on disk. */
+  files: { count: number; bytes: number };
+  /**
+   * Contents of replaced or deleted entries still kept for readers; `until` (epoch ms) is when the last of them
+   * can be released (a sweep after it frees them), `null` when none is kept.
+   */
+  held: { contents: number; bytes: number; until: number | null };
 }
 
 /** Where a writer puts the chunks of new content. */

@@ -72,9 +72,9 @@ export function driverContract({ test, driver, reopen }: ContractHarness): void 
     const sink = await store.doStage('s1');
     const [head, ...rest] = chunksOf(TEXT);
     await sink.write(head as Chunk);
-    expect(await store.doSweepStaging(0)).toBe(0);
+    expect((await store.doSweepStaging(0)).staging).toBe(0);
     for (const chunk of rest) await sink.write(chunk);
-    expect(await store.doSweepStaging(0)).toBe(0);
+    expect((await store.doSweepStaging(0)).staging).toBe(0);
     const record = testRecord({ ...facts(TEXT), contentId: sink.stagingId });
     const result = await store.doCommit({
       mode: 'replace',
@@ -84,7 +84,7 @@ export function driverContract({ test, driver, reopen }: ContractHarness): void 
     });
     expect(result.ok).toBe(true);
     expect(await contentOf(store, (await store.doGetEntry('s1', 'doc')) as EntryRecord)).toBe(TEXT);
-    expect(await store.doSweepStaging(0)).toBe(0);
+    expect((await store.doSweepStaging(0)).staging).toBe(0);
   });
 
   if (reopen) {
@@ -93,7 +93,7 @@ export function driverContract({ test, driver, reopen }: ContractHarness): void 
       const next = await reopen();
       await expect(sink.write(chunksOf('late')[0] as Chunk)).rejects.toThrow();
       expect(await next.doListEntries({})).toEqual([]);
-      expect(await next.doSweepStaging(0)).toBe(0);
+      expect((await next.doSweepStaging(0)).staging).toBe(0);
     });
   }
 
@@ -109,7 +109,7 @@ export function driverContract({ test, driver, reopen }: ContractHarness): void 
     ).rejects.toThrow();
     expect(await store.doGetEntry('s1', 'doc')).toBeUndefined();
     expect(await store.doListSessions()).toEqual([]);
-    expect(await store.doSweepStaging(0)).toBe(0);
+    expect((await store.doSweepStaging(0)).staging).toBe(0);
 
     const committed = await stage(store, 's1', TEXT);
     const result = await store.doCommit({

@@ -6,6 +6,7 @@ import { createScratchpad, type Scratchpad, type ScratchpadConfig } from '../scr
 import type { StoreDriver } from '../stores/driver.js';
 import { capsContract } from './contract-caps.js';
 import { driverContract } from './contract-driver.js';
+import { gcContract } from './contract-gc.js';
 import type { ContractHarness } from './contract-harness.js';
 import { leaseContract } from './contract-leases.js';
 import { lifecycleContract } from './contract-lifecycle.js';
@@ -16,8 +17,11 @@ import { expectCode } from './expect-code.js';
 export interface StoreContractOptions {
   /** Shown in test names. */
   name: string;
-  /** A fresh, empty driver for each test. */
-  createDriver: () => StoreDriver | Promise<StoreDriver>;
+  /**
+   * A fresh, empty driver for each test. A driver that takes a clock should use `now`, the test's clock: how long
+   * replaced or deleted content is kept for readers is measured on it (the `gc` cases move it forward).
+   */
+  createDriver: (context: { now: () => number }) => StoreDriver | Promise<StoreDriver>;
   /** For persistent backends: closes `driver` and opens the same store again. */
   reopen?: (driver: StoreDriver) => Promise<StoreDriver>;
   /** Test names (or prefixes) to skip, with a reason in the caller's comment. */
@@ -61,7 +65,7 @@ export function runStoreContract(options: StoreContractOptions): void {
 
     beforeEach(async () => {
       clock = 1_700_000_000_000;
-      driver = await options.createDriver();
+      driver = await options.createDriver({ now: () => clock });
     });
     afterEach(async () => {
       await driver.close();
@@ -577,6 +581,7 @@ export function runStoreContract(options: StoreContractOptions): void {
     validationContract(harness);
     capsContract(harness);
     driverContract(harness);
+    gcContract(harness);
 
     if (options.reopen) {
       const reopen = options.reopen;

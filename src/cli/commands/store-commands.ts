@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { formatBytes, formatCount } from '../../core/format.js';
 import { assertValidSession } from '../../core/names.js';
+import { describeGc } from '../../scratchpad/describe-gc.js';
 import type { CliContext } from '../cli-context.js';
 import { table } from './entry-commands.js';
 import { usage } from './read-command.js';
@@ -49,17 +50,13 @@ export function registerStoreCommands(program: Command, context: CliContext): vo
 
   program
     .command('gc')
-    .description('remove expired entries and abandoned partial writes; enforce the size cap')
+    .description(
+      'remove expired entries and abandoned partial writes, free what deleted entries kept for readers; enforce the size cap',
+    )
     .action(async () => {
       const scratchpad = await context.scratchpad();
       const result = await scratchpad.gc();
-      const lines = result.removed.map(
-        (item) => `removed ${item.session}/${item.name} (${formatBytes(item.bytes)}, ${item.reason})`,
-      );
-      lines.push(
-        `freed ${formatBytes(result.bytes)} in ${result.removed.length} entr${result.removed.length === 1 ? 'y' : 'ies'}; swept ${result.staging} abandoned partial write${result.staging === 1 ? '' : 's'}`,
-      );
-      context.print(lines.join('\n'), result);
+      context.print(describeGc(result).join('\n'), result);
     });
 
   program

@@ -1,5 +1,5 @@
-import { formatBytes } from '../../core/format.js';
 import { formatUnknownError } from '../../core/format-error.js';
+import { describeGc } from '../../scratchpad/describe-gc.js';
 import type { Scratchpad } from '../../scratchpad/scratchpad.js';
 import { compose } from '../compose/compose.js';
 import { suggestExecutor } from '../compose/executor-suggestion.js';
@@ -91,7 +91,7 @@ export function builtinTasks(dependencies: BuiltinTaskDependencies): TaskDefinit
       description: "the store's gc: expired entries, abandoned staging areas, the size cap",
       run: async () => {
         const result = await (await dependencies.scratchpad()).gc();
-        return `removed ${result.removed.length} entr${result.removed.length === 1 ? 'y' : 'ies'} (${formatBytes(result.bytes)}), ${result.staging} staging area${result.staging === 1 ? '' : 's'}`;
+        return describeGc(result).join('\n');
       },
     },
   ];

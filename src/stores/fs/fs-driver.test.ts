@@ -347,11 +347,11 @@ describe('fs driver', () => {
     expect(await driver.doListEntries({})).toEqual([]);
     // A crashed writer: another driver instance (a new process) finds the file; it is swept only once old.
     const other = createFsDriver({ root });
-    expect(await other.doSweepStaging(60_000)).toBe(0);
-    expect(await driver.doSweepStaging(0)).toBe(0); // still being written by this driver
+    expect((await other.doSweepStaging(60_000)).staging).toBe(0);
+    expect((await driver.doSweepStaging(0)).staging).toBe(0); // still being written by this driver
     const old = new Date(Date.now() - 120_000);
     await utimes(stagingFile, old, old);
-    expect(await other.doSweepStaging(60_000)).toBe(1);
+    expect(await other.doSweepStaging(60_000)).toMatchObject({ staging: 1, files: { count: 1, bytes: 5 } });
     expect(existsSync(stagingFile)).toBe(false);
     await other.close();
   });
@@ -380,7 +380,11 @@ describe('fs driver', () => {
     expect((await scratchpad.read('s', 'doc')).content).toBe('committed content');
     expect(await readFile(visible, 'utf8')).toBe('uncommitted');
 
-    expect(await driver.doSweepStaging(3_600_000)).toBeGreaterThanOrEqual(3);
+    // The ghost NAME and its content are one file (its last link gives back 15 bytes), the stale NAME's content 11.
+    expect(await driver.doSweepStaging(3_600_000)).toMatchObject({
+      staging: 0,
+      files: { count: 3, bytes: 'uncommitted'.length + 'never committed'.length },
+    });
     expect(await readFile(visible, 'utf8')).toBe('committed content');
     expect(existsSync(orphan)).toBe(false);
     expect(existsSync(join(root, 's', 'ghost'))).toBe(false);
@@ -538,10 +542,13 @@ describe('fs driver across processes', () => {
     try {
       expect(await driver.doListSessions()).toEqual([]);
       expect(await driver.doListEntries({})).toEqual([]);
-      expect(await driver.doSweepStaging(3_600_000)).toBe(0);
+      expect((await driver.doSweepStaging(3_600_000)).staging).toBe(0);
       const old = new Date(Date.now() - 7_200_000);
       await utimes(join(root, '.scratchpad', 'staging', leftover as string), old, old);
-      expect(await driver.doSweepStaging(3_600_000)).toBe(1);
+      expect(await driver.doSweepStaging(3_600_000)).toMatchObject({
+        staging: 1,
+        files: { count: 1, bytes: 'half-written content'.length },
+      });
       expect(await readdir(join(root, '.scratchpad', 'staging'))).toEqual([]);
     } finally {
       await driver.close();

@@ -8,6 +8,7 @@ import type {
   ListQuery,
   StoreDriver,
   StoreTotals,
+  SweepResult,
 } from '../driver.js';
 import { matchesQuery, newStagingId, sortRecords } from '../driver-helpers.js';
 import { readTextIfExists, removeFile, syncDirectory, tempName, writeDurable } from './atomic-file.js';
@@ -364,9 +365,10 @@ export class FsDriver implements StoreDriver {
    * Removes what crashed writers left (staging files, temporary files, deleted sessions, dangling id files) once
    * older than `olderThanMs`, and repairs each session under its lock: unreferenced content files go, a `NAME` that
    * is missing or shows uncommitted content is re-linked, and bytes an interrupted append left past the committed
-   * end are truncated. Returns how many leftovers it removed.
+   * end are truncated. Returns the abandoned staging files it removed and every file it deleted with the space
+   * that gave back; deletes free their files at once, so nothing is held for readers.
    */
-  async doSweepStaging(olderThanMs: number): Promise<number> {
+  async doSweepStaging(olderThanMs: number): Promise<SweepResult> {
     return sweepStore({
       layout: this.#layout,
       reader: this.#reader,

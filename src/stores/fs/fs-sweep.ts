@@ -1,6 +1,8 @@
 import type { Stats } from 'node:fs';
 import { link, readdir, rename, rm, stat, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { SweepResult } from '../driver.js';
+import { emptySweep } from '../driver-helpers.js';
 import { lstatIfExists, removeFile, syncDirectory, tempName } from './atomic-file.js';
 import type { RecordReader } from './fs-entries.js';
 import { isMissing } from './fs-errors.js';
@@ -22,9 +24,11 @@ export interface SweepContext {
 /**
  * Cleans up after crashed writers and repairs each session (see `FsDriver.doSweepStaging`). Store-wide leftovers
  * are judged by age, because another process may be using them right now; inside a session, the lock makes
- * anything unreferenced provably garbage, whatever its age. Returns how many leftovers were removed.
+ * anything unreferenced provably garbage, whatever its age. Returns the abandoned staging files it removed and
+ * every file it deleted with the space that gave back (a file's last link only: removing one of two names of a
+ * file frees nothing). Deleted entries' files go at once, so nothing is ever held for readers.
  */
-export async function sweepStore(context: SweepContext): Promise<number> {
+export async function sweepStore(context: SweepContext): Promise<SweepResult> {
   const { layout } = context;
   await assertRealDirectories(layout, [
     layout.stagingDirectory,
@@ -32,30 +36,77 @@ export async function sweepStore(context: SweepContext): Promise<number> {
     layout.trashDirectory,
     layout.idsDirectory,
   ]);
-  let removed = 0;
+  const result = emptySweep();
+  const removed = new RemovedFiles(result.files);
   for (const file of await list(layout.stagingDirectory)) {
     if (context.isLiveStaging(file)) continue;
-    if (await removeIfOld(join(layout.stagingDirectory, file), context.cutoff)) removed++;
+    if (await removeIfOld(removed, join(layout.stagingDirectory, file), context.cutoff)) result.staging++;
   }
   for (const file of await list(layout.storeTempDirectory)) {
-    if (await removeIfOld(join(layout.storeTempDirectory, file), context.cutoff)) removed++;
+    if (await removeIfOld(removed, join(layout.storeTempDirectory, file), context.cutoff)) result.staging++;
   }
   for (const item of await list(layout.trashDirectory)) {
-    await rm(join(layout.trashDirectory, item), { recursive: true, force: true });
-    removed++;
+    await removed.tree(join(layout.trashDirectory, item));
   }
   for (const id of await list(layout.idsDirectory)) {
-    if (await removeDanglingId(context, id)) removed++;
+    await removeDanglingId(context, removed, id);
   }
   for (const session of await context.reader.sessionIds()) {
-    removed += (await context.withLock(session, () => repairSession(context, session))) ?? 0;
+    await context.withLock(session, () => repairSession(context, removed, session));
   }
-  return removed;
+  return result;
 }
 
-async function repairSession(context: SweepContext, session: string): Promise<number> {
+/** Deletes files and directory trees, adding what each gave back to a sweep's tally. */
+class RemovedFiles {
+  readonly #tally: SweepResult['files'];
+
+  constructor(tally: SweepResult['files']) {
+    this.#tally = tally;
+  }
+
+  /** Unlinks a file; true when it existed. Its size counts when this was its last name. */
+  async file(path: string): Promise<boolean> {
+    const info = await lstatIfExists(path);
+    if (!(await removeFile(path))) return false;
+    this.#tally.count++;
+    if (info && info.nlink <= 1) this.#tally.bytes += info.size;
+    return true;
+  }
+
+  /** Removes a directory tree (or a file), counting the files in it. */
+  async tree(path: string): Promise<void> {
+    const info = await lstatIfExists(path);
+    if (!info) return;
+    if (!info.isDirectory()) {
+      await this.file(path);
+      return;
+    }
+    const found = { count: 0, bytes: 0 };
+    await measureTree(path, found);
+    await rm(path, { recursive: true, force: true });
+    this.#tally.count += found.count;
+    this.#tally.bytes += found.bytes;
+  }
+}
+
+/** Adds the files under `directory` (recursively) and the bytes their last names hold. */
+async function measureTree(directory: string, found: { count: number; bytes: number }): Promise<void> {
+  for (const item of await list(directory)) {
+    const path = join(directory, item);
+    const info = await lstatIfExists(path);
+    if (!info) continue;
+    if (info.isDirectory()) {
+      await measureTree(path, found);
+      continue;
+    }
+    found.count++;
+    if (info.nlink <= 1) found.bytes += info.size;
+  }
+}
+
+async function repairSession(context: SweepContext, removed: RemovedFiles, session: string): Promise<void> {
   const { layout, reader } = context;
-  let removed = 0;
   const records = await reader.sessionRecords(session);
   const referenced = new Set<string>();
   for (const record of records) {
@@ -89,14 +140,13 @@ async function repairSession(context: SweepContext, session: string): Promise<nu
     if (names.has(item) || !isStorableName(item)) continue;
     const path = layout.entryFile(session, item);
     const info = await lstatIfExists(path);
-    if (info?.isFile() && orphanInodes.has(inodeKey(info)) && (await removeFile(path))) removed++;
+    if (info?.isFile() && orphanInodes.has(inodeKey(info))) await removed.file(path);
   }
-  for (const path of orphans) if (await removeFile(path)) removed++;
+  for (const path of orphans) await removed.file(path);
   // Every temporary file of a session is written under its lock, which this sweep holds.
   for (const file of await list(layout.sessionTempDirectory(session))) {
-    if (await removeFile(join(layout.sessionTempDirectory(session), file))) removed++;
+    await removed.file(join(layout.sessionTempDirectory(session), file));
   }
-  return removed;
 }
 
 async function relink(
@@ -115,7 +165,7 @@ async function relink(
   await syncDirectory(context.layout.sessionDirectory(session));
 }
 
-async function removeDanglingId(context: SweepContext, id: string): Promise<boolean> {
+async function removeDanglingId(context: SweepContext, removed: RemovedFiles, id: string): Promise<boolean> {
   let path: string;
   try {
     path = context.layout.idFile(id);
@@ -130,17 +180,17 @@ async function removeDanglingId(context: SweepContext, id: string): Promise<bool
     const record = await context.reader.record(target.session, target.name).catch(() => null);
     if (record === null || record?.id === id) return false;
   }
-  return removeFile(path);
+  return removed.file(path);
 }
 
-async function removeIfOld(path: string, cutoff: number): Promise<boolean> {
+async function removeIfOld(removed: RemovedFiles, path: string, cutoff: number): Promise<boolean> {
   const info = await lstatIfExists(path);
   if (!info || info.mtimeMs > cutoff) return false;
   if (info.isDirectory()) {
-    await rm(path, { recursive: true, force: true });
+    await removed.tree(path);
     return true;
   }
-  return removeFile(path);
+  return removed.file(path);
 }
 
 async function list(directory: string): Promise<string[]> {

@@ -8,8 +8,16 @@ import type {
   ListQuery,
   StoreDriver,
   StoreTotals,
+  SweepResult,
 } from '../driver.js';
-import { matchesQuery, newStagingId, rebaseChunks, sessionInfos, sortRecords } from '../driver-helpers.js';
+import {
+  emptySweep,
+  matchesQuery,
+  newStagingId,
+  rebaseChunks,
+  sessionInfos,
+  sortRecords,
+} from '../driver-helpers.js';
 
 /** Options for {@link createMemoryDriver}. */
 export interface MemoryDriverConfig {
@@ -163,10 +171,11 @@ export class MemoryDriver implements StoreDriver {
 
   /**
    * Sweeps nothing: every staging area of an in-memory store belongs to an open sink of this driver (committing or
-   * aborting removes it), which a sweep never takes; a crash loses the whole store anyway.
+   * aborting removes it), which a sweep never takes; a crash loses the whole store anyway. Deleted and replaced
+   * contents are released at once, so none is held.
    */
-  async doSweepStaging(_olderThanMs: number): Promise<number> {
-    return 0;
+  async doSweepStaging(_olderThanMs: number): Promise<SweepResult> {
+    return emptySweep();
   }
 
   async close(): Promise<void> {}

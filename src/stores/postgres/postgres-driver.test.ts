@@ -43,7 +43,7 @@ afterAll(async () => {
 
 runStoreContract({
   name: 'postgres',
-  createDriver: () => createPostgresDriver({ connectionString: url, schema: freshSchema() }),
+  createDriver: ({ now }) => createPostgresDriver({ connectionString: url, schema: freshSchema(), now }),
   reopen: async (driver) => {
     const schema = (driver as PostgresDriver).schema;
     await driver.close();
@@ -401,10 +401,10 @@ describe('postgres driver', () => {
     // The driver holding the abandoned sink never sweeps it (its writer may be only slow): another one does.
     const sweeper = await driverOn(schema, { now: () => clock });
     clock += 10_000;
-    expect(await sweeper.doSweepStaging(60_000)).toBe(0);
+    expect((await sweeper.doSweepStaging(60_000)).staging).toBe(0);
     clock += 60_000;
-    expect(await driver.doSweepStaging(60_000)).toBe(0);
-    expect(await sweeper.doSweepStaging(60_000)).toBe(1);
+    expect((await driver.doSweepStaging(60_000)).staging).toBe(0);
+    expect((await sweeper.doSweepStaging(60_000)).staging).toBe(1);
     expect(await codeOf(abandoned.write({ ...chunk, seq: 1, byteStart: 4 }))).toContain('no longer exists');
     expect(
       await codeOf(

@@ -10,8 +10,9 @@ import type {
   ListQuery,
   StoreDriver,
   StoreTotals,
+  SweepResult,
 } from '../driver.js';
-import { newStagingId } from '../driver-helpers.js';
+import { emptySweep, newStagingId } from '../driver-helpers.js';
 import { createPgPool } from './load-pg.js';
 import { describeTarget, type PostgresTarget, toStoreError } from './postgres-errors.js';
 import { migrate } from './postgres-migrations.js';
@@ -33,6 +34,7 @@ import {
   dropStaging,
   openStaging,
   purgeRetired,
+  retiredContents,
   takeStaging,
   writeStagedChunk,
 } from './postgres-staging.js';
@@ -281,10 +283,15 @@ export class PostgresDriver implements StoreDriver {
     return this.#guard(async () => ({ hits: await searchSession(this.#pool, this.#s, request) }));
   }
 
-  async doSweepStaging(olderThanMs: number): Promise<number> {
+  /**
+   * Drops abandoned staging areas and purges retired content past `readGraceMs`; reports them, and the retired
+   * content still kept for readers. PostgreSQL keeps everything in tables, so `files` stays empty.
+   */
+  async doSweepStaging(olderThanMs: number): Promise<SweepResult> {
+    const result = emptySweep();
     // Areas whose sink this driver holds are never swept (their writer is only slow). SKIP LOCKED: areas being
     // written (or swept by another process) are left for the next sweep.
-    const swept = await this.#guard(() =>
+    result.staging = await this.#guard(() =>
       dropStaging(
         this.#pool,
         this.#s,
@@ -294,8 +301,14 @@ export class PostgresDriver implements StoreDriver {
       ),
     );
     this.#lastPurge = Number.NEGATIVE_INFINITY;
-    await this.#purge(true);
-    return swept;
+    result.released = await this.#purge(true);
+    const kept = await this.#guard(() => retiredContents(this.#pool, this.#s));
+    result.held = {
+      contents: kept.contents,
+      bytes: kept.bytes,
+      until: kept.latest === null ? null : kept.latest + this.#readGraceMs,
+    };
+    return result;
   }
 
   async close(): Promise<void> {
@@ -336,15 +349,16 @@ export class PostgresDriver implements StoreDriver {
    * write it is housekeeping: a failure must not report the write, which did happen, as failed; the next
    * purge (or `gc`, which reports failures) deletes what this one could not.
    */
-  async #purge(reportFailure: boolean): Promise<void> {
+  async #purge(reportFailure: boolean): Promise<{ contents: number; bytes: number }> {
     const now = this.#now();
-    if (now - this.#lastPurge < this.#readGraceMs / 4) return;
+    if (now - this.#lastPurge < this.#readGraceMs / 4) return { contents: 0, bytes: 0 };
     this.#lastPurge = now;
     try {
-      await this.#guard(() => purgeRetired(this.#pool, this.#s, now - this.#readGraceMs));
+      return await this.#guard(() => purgeRetired(this.#pool, this.#s, now - this.#readGraceMs));
     } catch (error) {
       this.#lastPurge = Number.NEGATIVE_INFINITY;
       if (reportFailure) throw error;
+      return { contents: 0, bytes: 0 };
     }
   }
 

@@ -141,11 +141,15 @@ export async function appendStaged(
 
 /**
  * Deletes content retired at or before `cutoff`, a batch per statement. Rows another purge holds are skipped,
- * so concurrent purges never wait on each other. Returns the number of contents deleted.
+ * so concurrent purges never wait on each other. Returns how many contents were deleted and their size.
  */
-export async function purgeRetired(db: PostgresQueryable, s: string, cutoff: number): Promise<number> {
+export async function purgeRetired(
+  db: PostgresQueryable,
+  s: string,
+  cutoff: number,
+): Promise<{ contents: number; bytes: number }> {
   const batch = 64;
-  let purged = 0;
+  const purged = { contents: 0, bytes: 0 };
   for (;;) {
     const result = await db.query(
       `WITH due AS (
@@ -153,13 +157,33 @@ export async function purgeRetired(db: PostgresQueryable, s: string, cutoff: num
            SELECT content_id FROM ${s}.retired WHERE retired_at <= $1 ORDER BY retired_at LIMIT ${batch} FOR UPDATE SKIP LOCKED
          ) RETURNING content_id
        ),
-       chunks_gone AS (DELETE FROM ${s}.chunks WHERE content_id IN (SELECT content_id FROM due) RETURNING data_id),
+       chunks_gone AS (DELETE FROM ${s}.chunks WHERE content_id IN (SELECT content_id FROM due) RETURNING data_id, bytes),
        data_gone AS (DELETE FROM ${s}.chunk_data WHERE id IN (SELECT data_id FROM chunks_gone))
-       SELECT count(*) AS purged, ${ASYNC_COMMIT} FROM due`,
+       SELECT (SELECT count(*) FROM due) AS purged, (SELECT coalesce(sum(bytes), 0) FROM chunks_gone) AS bytes,
+         ${ASYNC_COMMIT}`,
       [cutoff],
     );
     const count = Number(result.rows[0]?.purged ?? 0);
-    purged += count;
+    purged.contents += count;
+    purged.bytes += Number(result.rows[0]?.bytes ?? 0);
     if (count < batch) return purged;
   }
+}
+
+/** Retired contents still kept for readers: how many, their size, and when the latest was retired. */
+export async function retiredContents(
+  db: PostgresQueryable,
+  s: string,
+): Promise<{ contents: number; bytes: number; latest: number | null }> {
+  const result = await db.query(
+    `SELECT count(*) AS contents, max(retired_at) AS latest,
+       coalesce((SELECT sum(bytes) FROM ${s}.chunks WHERE content_id IN (SELECT content_id FROM ${s}.retired)), 0) AS bytes
+     FROM ${s}.retired`,
+  );
+  const row = result.rows[0] ?? {};
+  return {
+    contents: Number(row.contents ?? 0),
+    bytes: Number(row.bytes ?? 0),
+    latest: row.latest === null || row.latest === undefined ? null : Number(row.latest),
+  };
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import {
   closeSync,
   fsyncSync,
+  lstatSync,
   mkdirSync,
   openSync,
   readdirSync,
@@ -104,14 +105,17 @@ export class BlobDirectory {
 
   /**
    * Deletes side files, best effort: a file already gone is fine (another process deleted it first), and one that
-   * cannot be deleted now stays an orphan for the next sweep. Returns how many this call deleted.
+   * cannot be deleted now stays an orphan for the next sweep. Returns how many this call deleted and their size.
    */
-  remove(names: Iterable<string>): number {
-    let removed = 0;
+  remove(names: Iterable<string>): { count: number; bytes: number } {
+    const removed = { count: 0, bytes: 0 };
     for (const name of names) {
+      const path = this.filePath(name);
       try {
-        unlinkSync(this.filePath(name));
-        removed++;
+        const size = lstatSync(path).size;
+        unlinkSync(path);
+        removed.count++;
+        removed.bytes += size;
       } catch {
         // Gone already, or left for the next sweep.
       }

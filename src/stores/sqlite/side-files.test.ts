@@ -216,6 +216,35 @@ describe('SQLite side files for large contents', () => {
     expect((error as ScratchpadError).details).toMatchObject({ changedWhileReading: true });
   });
 
+  it('gc reports side files kept for readers after a delete, then frees them and says how much', async () => {
+    const big = text(5 * MIB, 'big');
+    await pad.write('s1', 'big', big);
+    const [sideFile] = files();
+    const onDisk = statSync(join(`${path}.blobs`, sideFile as string)).size;
+    expect(onDisk).toBeGreaterThan(3 * MIB);
+    await pad.delete('s1', 'big');
+
+    const atOnce = await pad.gc();
+    expect(atOnce).toMatchObject({
+      removed: [],
+      bytes: 0,
+      released: { contents: 0, bytes: 0 },
+      files: { count: 0, bytes: 0 },
+      held: { contents: 1, bytes: Buffer.byteLength(big), until: clock + RETIRED_CONTENT_RETENTION_MS },
+    });
+    expect(files()).toHaveLength(1);
+
+    clock += RETIRED_CONTENT_RETENTION_MS;
+    const later = await pad.gc();
+    expect(later).toMatchObject({
+      removed: [],
+      released: { contents: 1, bytes: Buffer.byteLength(big) },
+      files: { count: 1, bytes: onDisk },
+      held: { contents: 0, bytes: 0, until: null },
+    });
+    expect(files()).toEqual([]);
+  });
+
   it('gc removes leftovers of a writer that died: its staging area, its side file and unregistered files', async () => {
     const sink = await driver.doStage('s1');
     const content = Buffer.from(text(2 * MIB, 'crashed'));

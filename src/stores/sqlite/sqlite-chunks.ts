@@ -23,6 +23,13 @@ export interface ExternalChunk extends ChunkInfo {
   fileOffset: number;
 }
 
+/** Retired contents: how many, their size in bytes, and when the latest of them was retired (epoch ms). */
+export interface RetiredContents {
+  contents: number;
+  bytes: number;
+  latest: number | null;
+}
+
 /** A side file registered for a staging area. */
 export interface BlobFile {
   id: number;
@@ -52,6 +59,7 @@ export class ChunkStore {
   readonly #abortStaging: SqliteStatement;
   readonly #retireContent: SqliteStatement;
   readonly #purgeRetired: SqliteStatement;
+  readonly #retiredSize: SqliteStatement;
   readonly #contentExists: SqliteStatement;
   readonly #sweepStaging: SqliteStatement;
   readonly #insertChunk: SqliteStatement;
@@ -78,6 +86,12 @@ export class ChunkStore {
     );
     this.#purgeRetired = database.prepare(
       'DELETE FROM contents WHERE retired_at IS NOT NULL AND retired_at <= ?',
+    );
+    // Counted before a purge: an index seek on `contents_retired`, then the chunks of what is due.
+    this.#retiredSize = database.prepare(
+      `SELECT count(*) AS contents, max(retired_at) AS latest,
+         coalesce(sum((SELECT sum(bytes) FROM chunks WHERE chunks.content = contents.id)), 0) AS bytes
+       FROM contents WHERE retired_at IS NOT NULL AND retired_at <= ?`,
     );
     this.#contentExists = database.prepare('SELECT 1 FROM contents WHERE id = ?');
     this.#insertChunk = database.prepare(
@@ -225,9 +239,17 @@ export class ChunkStore {
     this.#retireContent.run(now, content);
   }
 
-  /** Deletes contents retired at or before `cutoff`, with their chunks and bytes; returns how many. */
-  purgeRetired(cutoff: number): number {
-    return this.#noteDeleted(this.#purgeRetired.run(cutoff).changes);
+  /** Deletes contents retired at or before `cutoff`, with their chunks and bytes; returns how many and their size. */
+  purgeRetired(cutoff: number): RetiredContents {
+    const due = this.retired(cutoff);
+    if (due.contents > 0) this.#noteDeleted(this.#purgeRetired.run(cutoff).changes);
+    return due;
+  }
+
+  /** Contents retired at or before `cutoff` (all of them by default): how many, their size, the latest retirement. */
+  retired(cutoff = Number.MAX_SAFE_INTEGER): RetiredContents {
+    const row = this.#retiredSize.get(cutoff) as { contents: number; bytes: number; latest: number | null };
+    return { contents: row.contents, bytes: row.bytes, latest: row.latest };
   }
 
   /** True while `content` exists (staging, live or retired but not purged). */

@@ -16,7 +16,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 runStoreContract({
   name: 'sqlite',
-  createDriver: () => createSqliteDriver({ path: freshPath() }),
+  createDriver: ({ now }) => createSqliteDriver({ path: freshPath(), now }),
   reopen: async (driver: StoreDriver) => {
     const path = (driver as SqliteDriver).path;
     await driver.close();
@@ -24,7 +24,10 @@ runStoreContract({
   },
 });
 
-runStoreContract({ name: 'sqlite :memory:', createDriver: () => createSqliteDriver({ path: ':memory:' }) });
+runStoreContract({
+  name: 'sqlite :memory:',
+  createDriver: ({ now }) => createSqliteDriver({ path: ':memory:', now }),
+});
 
 // The runs above compress (brotli, the default): the contract's 64-byte chunks of repeated text mostly shrink,
 // its random ones do not, so entries mix both. This one stores every chunk as written.
@@ -43,7 +46,7 @@ runStoreContract({
 for (const inlineBytes of [0, 150]) {
   runStoreContract({
     name: `sqlite, side files after ${inlineBytes} bytes`,
-    createDriver: () => createSqliteDriver({ path: freshPath(), inlineBytes }),
+    createDriver: ({ now }) => createSqliteDriver({ path: freshPath(), inlineBytes, now }),
     reopen: async (driver: StoreDriver) => {
       const path = (driver as SqliteDriver).path;
       await driver.close();

@@ -11,7 +11,9 @@ import type {
   ListQuery,
   StoreDriver,
   StoreTotals,
+  SweepResult,
 } from '../driver.js';
+import { emptySweep } from '../driver-helpers.js';
 import { BackgroundIndexer } from './background-indexer.js';
 import { BlobDirectory } from './blob-directory.js';
 import { ContentChangedError } from './chunk-rows.js';
@@ -308,20 +310,30 @@ export class SqliteDriver implements StoreDriver {
    * Purges retired contents past their retention, deletes staging areas older than `olderThanMs` (never one whose
    * sink this driver still holds: its writer is only slow), then deletes the side files nothing points at,
    * including orphans a crash left behind (files without a row: a file is only created after its row committed,
-   * so one listed here without a row after the listing is garbage).
+   * so one listed here without a row after the listing is garbage). Reports the retired contents it released, the
+   * side files it deleted (their size on disk) and what is still kept for readers, releasable
+   * {@link RETIRED_CONTENT_RETENTION_MS} after its retirement.
    */
-  async doSweepStaging(olderThanMs: number): Promise<number> {
+  async doSweepStaging(olderThanMs: number): Promise<SweepResult> {
+    const result = emptySweep();
     const listed = this.#run(() => this.#blobs?.list() ?? []);
-    const swept = this.#freeing(() => {
+    this.#freeing(() => {
       const now = this.#now();
-      this.#chunks.purgeRetired(now - RETIRED_CONTENT_RETENTION_MS);
-      return this.#chunks.sweepStaging(now - olderThanMs, this.#writers.keys());
-    });
+      const due = this.#chunks.purgeRetired(now - RETIRED_CONTENT_RETENTION_MS);
+      result.released = { contents: due.contents, bytes: due.bytes };
+      result.staging = this.#chunks.sweepStaging(now - olderThanMs, this.#writers.keys());
+    }, result);
     if (this.#blobs && listed.length > 0) {
       const known = this.#run(() => this.#chunks.fileNames());
-      this.#blobs.remove(listed.filter((name) => !known.has(name)));
+      addFiles(result, this.#blobs.remove(listed.filter((name) => !known.has(name))));
     }
-    return swept;
+    const kept = this.#run(() => this.#chunks.retired());
+    result.held = {
+      contents: kept.contents,
+      bytes: kept.bytes,
+      until: kept.latest === null ? null : kept.latest + RETIRED_CONTENT_RETENTION_MS,
+    };
+    return result;
   }
 
   close(): Promise<void> {
@@ -351,7 +363,7 @@ export class SqliteDriver implements StoreDriver {
    * Runs `body` in a write transaction; once it committed, deletes the side files it left without owner or
    * chunk. A failure to delete one is not the caller's: the file is an orphan the next sweep removes.
    */
-  #change<T>(body: () => T): T {
+  #change<T>(body: () => T, freed?: SweepResult): T {
     let garbage: string[] = [];
     const result = this.#run(() =>
       this.#transaction.run(() => {
@@ -360,7 +372,10 @@ export class SqliteDriver implements StoreDriver {
         return value;
       }),
     );
-    if (garbage.length > 0) this.#blobs?.remove(garbage);
+    if (garbage.length > 0 && this.#blobs) {
+      const removed = this.#blobs.remove(garbage);
+      if (freed) addFiles(freed, removed);
+    }
     return result;
   }
 
@@ -370,19 +385,23 @@ export class SqliteDriver implements StoreDriver {
    * purging retired contents without waiting for their readers' grace period; afterwards the WAL is checkpointed (so the freed pages are reused) and the reserve is written again if there is
    * room. Writes never get here: they fail cleanly and leave the reserve for this.
    */
-  #freeing<T>(body: () => T): T {
+  #freeing<T>(body: () => T, freed?: SweepResult): T {
     let result: T;
     try {
-      result = this.#change(body);
+      result = this.#change(body, freed);
     } catch (error) {
       if (!ScratchpadError.hasCode(error, 'STORE_FULL') || !this.#reserve?.release()) throw error;
       // The disk is full: contents kept for readers go now too (a reader then retries on the entry's current
       // state), so the side files this frees give real space back at once.
       result = this.#change(() => {
         const value = body();
-        this.#chunks.purgeRetired(this.#now());
+        const early = this.#chunks.purgeRetired(this.#now());
+        if (freed) {
+          freed.released.contents += early.contents;
+          freed.released.bytes += early.bytes;
+        }
         return value;
-      });
+      }, freed);
       try {
         this.#database.exec('PRAGMA wal_checkpoint(TRUNCATE)');
       } catch {
@@ -465,6 +484,12 @@ function changedWhileReading(record: EntryRecord): ScratchpadError {
       details: { name: record.name, version: record.version, changedWhileReading: true },
     },
   );
+}
+
+/** Adds deleted side files to a sweep's tally. */
+function addFiles(result: SweepResult, removed: { count: number; bytes: number }): void {
+  result.files.count += removed.count;
+  result.files.bytes += removed.bytes;
 }
 
 /** The side-file directory of a database at `path`, or `undefined` for a database that is not a file. */
