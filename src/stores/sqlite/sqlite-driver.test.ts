@@ -33,7 +33,7 @@ runStoreContract({
 // its random ones do not, so entries mix both. This one stores every chunk as written.
 runStoreContract({
   name: 'sqlite, uncompressed',
-  createDriver: () => createSqliteDriver({ path: freshPath(), compression: 'none' }),
+  createDriver: ({ now }) => createSqliteDriver({ path: freshPath(), compression: 'none', now }),
   reopen: async (driver: StoreDriver) => {
     const path = (driver as SqliteDriver).path;
     await driver.close();
