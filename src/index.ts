@@ -7,22 +7,25 @@
  * `/test`). Every export is listed here on purpose: a new one is a deliberate diff of this file and of the pins in
  * `test/public-api.test.ts`.
  */
+// biome-ignore-all assist/source/organizeImports: one export per statement, each with its TSDoc, in reading order
 
 // ── The service ──────────────────────────────────────────────────────────────────────────────────────────────
 
-export type { GrepMatch, GrepOptions } from './scratchpad/grep/grep-scan.js';
-export type { Lease } from './scratchpad/leases.js';
+/** Creates the service over a driver: `createScratchpad({ driver: await openStore('sqlite:./scratch.db') })`. */
+export { createScratchpad } from './scratchpad/scratchpad.js';
+/** The service: write, read (slices), grep, search, edit, update, lease, list, delete and gc, per session. */
+export { Scratchpad } from './scratchpad/scratchpad.js';
+/** The service bound to one session (and optionally an agent or a read-only prefix view): `scratchpad.session(id)`. */
+export { SessionScratchpad } from './scratchpad/session-scratchpad.js';
 /** The metadata key a lease is kept under in the entry's own record. */
 export { LEASE_KEY } from './scratchpad/leases.js';
-export type { RedactionConfig } from './scratchpad/redaction-config.js';
-/** Creates the service over a driver: `createScratchpad({ driver: await openStore('sqlite:./scratch.db') })`. */
-/** The service: write, read (slices), grep, search, edit, update, lease, list, delete and gc, per session. */
-export { createScratchpad, Scratchpad } from './scratchpad/scratchpad.js';
 /** Options and results of the service. */
 export type { ScratchpadConfig } from './scratchpad/service-context.js';
 export type { SessionOptions, SessionViewOptions } from './scratchpad/session-scratchpad.js';
-/** The service bound to one session (and optionally an agent or a read-only prefix view): `scratchpad.session(id)`. */
-export { SessionScratchpad } from './scratchpad/session-scratchpad.js';
+export type { Lease } from './scratchpad/leases.js';
+export type { ContentInput } from './scratchpad/writing/content-input.js';
+export type { GrepMatch, GrepOptions } from './scratchpad/grep/grep-scan.js';
+export type { RedactionConfig } from './scratchpad/redaction-config.js';
 export type {
   EditOptions,
   EditResult,
@@ -39,30 +42,40 @@ export type {
   WriteOptions,
   WriteResult,
 } from './scratchpad/types.js';
-export type { ContentInput } from './scratchpad/writing/content-input.js';
 
 // ── Entries, names, errors ───────────────────────────────────────────────────────────────────────────────────
 
-export type { Chunk, ChunkAxis, ChunkInfo } from './core/chunk.js';
 /** The size content is cut into (256 KiB): a slice read touches only the chunks that hold its ends. */
 export { DEFAULT_CHUNK_SIZE } from './core/chunk.js';
-export type { Entry, EntryKind, EntryRecord, SessionInfo } from './core/entry.js';
-export type { ErrorCategory, ScratchpadErrorCode, ScratchpadErrorOptions } from './core/errors.js';
+/** True when a string is a valid entry or session name ({@link NAME_RULE}). */
+export { isValidName } from './core/names.js';
+/** The name rule in words, as error messages state it. */
+export { NAME_RULE } from './core/names.js';
 /** The one error type: a `code`, a `category`, a `hint` and `details` (codes in docs/errors.md). */
 export { ScratchpadError } from './core/errors.js';
-export type { ErrorPayload } from './core/format-error.js';
 /** The one presentation of an error for a person or a model: `Error (CODE): message hint`. */
+export { formatError } from './core/format-error.js';
 /** An error as data: `{ ok: false, error: CODE, message, hint }`. */
-export { errorPayload, formatError } from './core/format-error.js';
+export { errorPayload } from './core/format-error.js';
+/** Types of errors, entries, chunks and slices. */
+export type { ErrorCategory, ScratchpadErrorCode, ScratchpadErrorOptions } from './core/errors.js';
+export type { ErrorPayload } from './core/format-error.js';
+export type { Entry, EntryKind, EntryRecord, SessionInfo } from './core/entry.js';
+export type { Chunk, ChunkAxis, ChunkInfo } from './core/chunk.js';
 export type { JsonObject, JsonValue } from './core/json.js';
 export type { SliceLocation } from './core/location.js';
-/** True when a string is a valid entry or session name ({@link NAME_RULE}). */
-/** The name rule in words, as error messages state it. */
-export { isValidName, NAME_RULE } from './core/names.js';
 export type { ReadSlice } from './core/slice.js';
 
 // ── Stores ───────────────────────────────────────────────────────────────────────────────────────────────────
 
+/** Opens a store from a URL (`sqlite:PATH`, `fs:DIR`, `postgres://…`, `memory:`), importing its backend on demand. */
+export { openStore } from './stores/open-store.js';
+/** Where the default SQLite file lives: `$XDG_DATA_HOME/scratchpad/scratchpad.db`. */
+export { defaultDatabasePath } from './stores/open-store.js';
+/** Creates the in-memory store (the reference driver; nothing persisted). */
+export { createMemoryDriver } from './stores/memory/index.js';
+/** The in-memory store's driver class. */
+export { MemoryDriver } from './stores/memory/index.js';
 /** The driver spec a backend implements (`runStoreContract` in `agent-scratchpad/test` checks one). */
 export type {
   CommitRequest,
@@ -77,27 +90,30 @@ export type {
   StoreTotals,
   SweepResult,
 } from './stores/driver.js';
-/** Creates the in-memory store (the reference driver; nothing persisted). */
-/** The in-memory store's driver class. */
-export { createMemoryDriver, MemoryDriver } from './stores/memory/index.js';
-/** Opens a store from a URL (`sqlite:PATH`, `fs:DIR`, `postgres://…`, `memory:`), importing its backend on demand. */
-/** Where the default SQLite file lives: `$XDG_DATA_HOME/scratchpad/scratchpad.db`. */
-export { defaultDatabasePath, openStore } from './stores/open-store.js';
 
 // ── Secret redaction ─────────────────────────────────────────────────────────────────────────────────────────
 
-export type { RedactionResult, Redactor, RedactorOptions } from './core/redaction/redactor.js';
 /** Creates a redactor over the built-in secret patterns and your own (RE2). */
+export { createRedactor } from './core/redaction/redactor.js';
 /** The redactor that changes nothing. */
-export { createRedactor, NO_REDACTION } from './core/redaction/redactor.js';
-export type { SecretPattern } from './core/redaction/secret-patterns.js';
+export { NO_REDACTION } from './core/redaction/redactor.js';
 /** The secret patterns every redactor starts from. */
 export { BUILTIN_SECRET_PATTERNS } from './core/redaction/secret-patterns.js';
+/** Redaction types. */
+export type { RedactionResult, Redactor, RedactorOptions } from './core/redaction/redactor.js';
+export type { SecretPattern } from './core/redaction/secret-patterns.js';
 
 // ── Offloading large results ─────────────────────────────────────────────────────────────────────────────────
 
-export type { ObservationInput, RenderedObservation } from './scratchpad/offload/observation-input.js';
-export type { OffloadContent } from './scratchpad/offload/offload-content.js';
+/** Creates the policy that decides which results are stored whole and how their observation looks. */
+export { createOffloadPolicy } from './scratchpad/offload/offload-policy.js';
+/** The scratchpad's own tools (every preset's names), whose results are never offloaded; `exempt` adds to them. */
+export { DEFAULT_EXEMPT_TOOLS } from './scratchpad/offload/offload-policy.js';
+/** Creates the offloader: stores a large result under `<tool>_<n>` and returns its observation. */
+export { createOffloader } from './scratchpad/offload/offloader.js';
+/** Creates the cache of model-written summaries, by content hash, for the policy's `summarize`. */
+export { createSummaryCache } from './scratchpad/offload/summary-preview.js';
+/** Offload types. */
 export type {
   ObservationFormat,
   OffloadPolicy,
@@ -105,9 +121,6 @@ export type {
   SizeMeasure,
   ToolOffloadRule,
 } from './scratchpad/offload/offload-policy.js';
-/** Creates the policy that decides which results are stored whole and how their observation looks. */
-/** The scratchpad's own tools (every preset's names), whose results are never offloaded; `exempt` adds to them. */
-export { createOffloadPolicy, DEFAULT_EXEMPT_TOOLS } from './scratchpad/offload/offload-policy.js';
 export type {
   InlineReason,
   Offloader,
@@ -115,8 +128,8 @@ export type {
   OffloadOutcome,
   OffloadRequest,
 } from './scratchpad/offload/offloader.js';
-/** Creates the offloader: stores a large result under `<tool>_<n>` and returns its observation. */
-export { createOffloader } from './scratchpad/offload/offloader.js';
+export type { ObservationInput, RenderedObservation } from './scratchpad/offload/observation-input.js';
+export type { OffloadContent } from './scratchpad/offload/offload-content.js';
 export type {
   SummarizeOptions,
   SummarizeRequest,
@@ -124,25 +137,29 @@ export type {
   SummaryCache,
   SummaryOutcome,
 } from './scratchpad/offload/summary-preview.js';
-/** Creates the cache of model-written summaries, by content hash, for the policy's `summarize`. */
-export { createSummaryCache } from './scratchpad/offload/summary-preview.js';
 
 // ── Previews ─────────────────────────────────────────────────────────────────────────────────────────────────
 
-/** Seed 000's note for binary content: `[BINARY: N bytes, sha256=HEX]`. */
-export { binaryPreview } from './scratchpad/previews/binary-preview.js';
-export type { FirstLastLinesPreviewOptions } from './scratchpad/previews/first-last-lines-preview.js';
-/** The first and last lines of the output. */
-export { firstLastLinesPreview } from './scratchpad/previews/first-last-lines-preview.js';
-export type { HeadPreviewOptions } from './scratchpad/previews/head-preview.js';
-/** The first characters of the output. */
-export { headPreview } from './scratchpad/previews/head-preview.js';
-export type { HeadTailPreviewOptions } from './scratchpad/previews/head-tail-preview.js';
+/** Builds a preview by name (`salient`, `head-tail`, `head`, `first-last-lines`, `json-structure`, `binary`). */
+export { buildPreview } from './scratchpad/previews/preview-registry.js';
+/** The default observation's preview: what the output is, what stands out, and exact read calls. */
+export { salientPreview } from './scratchpad/previews/salient-preview.js';
 /** The first and last characters of the output. */
 export { headTailPreview } from './scratchpad/previews/head-tail-preview.js';
-export type { JsonStructurePreviewOptions } from './scratchpad/previews/json-structure-preview.js';
+/** The first characters of the output. */
+export { headPreview } from './scratchpad/previews/head-preview.js';
+/** The first and last lines of the output. */
+export { firstLastLinesPreview } from './scratchpad/previews/first-last-lines-preview.js';
 /** The structure of a JSON output: key paths with types, counts and an example item. */
 export { jsonStructurePreview } from './scratchpad/previews/json-structure-preview.js';
+/** Seed 000's note for binary content: `[BINARY: N bytes, sha256=HEX]`. */
+export { binaryPreview } from './scratchpad/previews/binary-preview.js';
+/** Preview types. */
+export type { FirstLastLinesPreviewOptions } from './scratchpad/previews/first-last-lines-preview.js';
+export type { HeadPreviewOptions } from './scratchpad/previews/head-preview.js';
+export type { HeadTailPreviewOptions } from './scratchpad/previews/head-tail-preview.js';
+export type { JsonStructurePreviewOptions } from './scratchpad/previews/json-structure-preview.js';
+export type { SalientPreviewOptions } from './scratchpad/previews/salient-preview.js';
 export type {
   PreviewBuilder,
   PreviewContext,
@@ -152,71 +169,74 @@ export type {
   PreviewStep,
   PreviewText,
 } from './scratchpad/previews/preview-builder.js';
-/** Builds a preview by name (`salient`, `head-tail`, `head`, `first-last-lines`, `json-structure`, `binary`). */
-export { buildPreview } from './scratchpad/previews/preview-registry.js';
-export type { SalientPreviewOptions } from './scratchpad/previews/salient-preview.js';
-/** The default observation's preview: what the output is, what stands out, and exact read calls. */
-export { salientPreview } from './scratchpad/previews/salient-preview.js';
 
 // ── Compaction ───────────────────────────────────────────────────────────────────────────────────────────────
 
+/** Masks old tool results of OpenAI, Anthropic or AI SDK messages, storing each and leaving a readable stub. */
+export { compactMessages } from './scratchpad/compaction/compact-messages.js';
+/** True when a tool result is a stub left by {@link compactMessages}. */
+export { isMaskedStub } from './scratchpad/compaction/masked-stub.js';
+/** Compaction types. */
 export type {
   CompactMessagesOptions,
   CompactMessagesResult,
   MaskedToolResult,
 } from './scratchpad/compaction/compact-messages.js';
-/** Masks old tool results of OpenAI, Anthropic or AI SDK messages, storing each and leaving a readable stub. */
-export { compactMessages } from './scratchpad/compaction/compact-messages.js';
-/** True when a tool result is a stub left by {@link compactMessages}. */
-export { isMaskedStub } from './scratchpad/compaction/masked-stub.js';
 
 // ── Session notes (seed 001) ─────────────────────────────────────────────────────────────────────────────────
 
-export type { ChatMessageLike } from './scratchpad/notes/inject-into-latest-user-message.js';
-/** Injects the notes into the newest user message of a conversation only, so the prompt prefix stays cache-stable. */
-export { injectIntoLatestUserMessage } from './scratchpad/notes/inject-into-latest-user-message.js';
-export type { InjectNotesOptions } from './scratchpad/notes/inject-notes.js';
-/** A user message's text with the notes block (and steer text) in front; pure. */
-export { injectNotes } from './scratchpad/notes/inject-notes.js';
-export type { NotesConfig } from './scratchpad/notes/notes-config.js';
+/** Creates the session notes kept in the pinned entry {@link NOTES_ENTRY}, token-budgeted. */
+export { createSessionNotes } from './scratchpad/notes/session-notes.js';
+/** The session notes class. */
+export { SessionNotes } from './scratchpad/notes/session-notes.js';
+/** The entry the notes live in: `_session.notes`. */
+export { NOTES_ENTRY } from './scratchpad/notes/session-notes.js';
 /** The notes' default token budget. */
 export { DEFAULT_NOTES_MAX_TOKENS } from './scratchpad/notes/notes-config.js';
+/** A user message's text with the notes block (and steer text) in front; pure. */
+export { injectNotes } from './scratchpad/notes/inject-notes.js';
+/** Injects the notes into the newest user message of a conversation only, so the prompt prefix stays cache-stable. */
+export { injectIntoLatestUserMessage } from './scratchpad/notes/inject-into-latest-user-message.js';
+/** Creates the JSONL transcript the notes are mirrored in. */
+export { createSessionTranscript } from './scratchpad/notes/session-transcript.js';
+/** The session transcript class. */
+export { SessionTranscript } from './scratchpad/notes/session-transcript.js';
+/** Notes types. */
+export type { ChatMessageLike } from './scratchpad/notes/inject-into-latest-user-message.js';
+export type { InjectNotesOptions } from './scratchpad/notes/inject-notes.js';
+export type { NotesConfig } from './scratchpad/notes/notes-config.js';
 export type {
   NotesMode,
   NotesRestoreResult,
   NotesUpdateResult,
   SessionNotesConfig,
 } from './scratchpad/notes/session-notes.js';
-/** Creates the session notes kept in the pinned entry {@link NOTES_ENTRY}, token-budgeted. */
-/** The session notes class. */
-/** The entry the notes live in: `_session.notes`. */
-export { createSessionNotes, NOTES_ENTRY, SessionNotes } from './scratchpad/notes/session-notes.js';
 export type { CustomEntry, SessionTranscriptConfig } from './scratchpad/notes/session-transcript.js';
-/** Creates the JSONL transcript the notes are mirrored in. */
-/** The session transcript class. */
-export { createSessionTranscript, SessionTranscript } from './scratchpad/notes/session-transcript.js';
 
 // ── References ───────────────────────────────────────────────────────────────────────────────────────────────
 
+/** Resolves `{{stepN.field}}` and `{{scratchpad:NAME}}` in tool arguments from the full stored values. */
+export { resolveReferences } from './scratchpad/references/resolve-references.js';
+/** Reference types. */
 export type {
   ResolvedReferences,
   ResolveReferencesOptions,
 } from './scratchpad/references/resolve-references.js';
-/** Resolves `{{stepN.field}}` and `{{scratchpad:NAME}}` in tool arguments from the full stored values. */
-export { resolveReferences } from './scratchpad/references/resolve-references.js';
 export type { StepRecord, StepValue } from './scratchpad/references/step-values.js';
 
 // ── Tokens ───────────────────────────────────────────────────────────────────────────────────────────────────
 
-export type { CountTokens } from './scratchpad/tokens/estimate-tokens.js';
-/** The 4-characters-per-token estimate. */
-export { estimateTokens } from './scratchpad/tokens/estimate-tokens.js';
-export type { Tokenizer, TokenizerName, TokenizerSpec } from './scratchpad/tokens/named-tokenizers.js';
+/** Loads the one token counter (o200k_base) on first use, once per process. */
+export { loadTokenCounter } from './scratchpad/tokens/token-counter.js';
+/** Tokens in a text (o200k_base), in linear time without blocking the event loop. */
+export { countTokens } from './scratchpad/tokens/token-counter.js';
 /** Loads a tokenizer by name (`o200k`, `cl100k`) or wraps your counting function. */
 export { loadTokenizer } from './scratchpad/tokens/named-tokenizers.js';
-export type { TokenCounter } from './scratchpad/tokens/token-counter.js';
-/** Loads the one token counter (o200k_base) on first use, once per process. */
-/** Tokens in a text (o200k_base), in linear time without blocking the event loop. */
-export { countTokens, loadTokenCounter } from './scratchpad/tokens/token-counter.js';
+/** The 4-characters-per-token estimate. */
+export { estimateTokens } from './scratchpad/tokens/estimate-tokens.js';
 /** The longest prefix of a text that fits a token budget, counted with the function you give. */
 export { truncateToTokens } from './scratchpad/tokens/truncate-to-tokens.js';
+/** Token types. */
+export type { CountTokens } from './scratchpad/tokens/estimate-tokens.js';
+export type { Tokenizer, TokenizerName, TokenizerSpec } from './scratchpad/tokens/named-tokenizers.js';
+export type { TokenCounter } from './scratchpad/tokens/token-counter.js';

@@ -1,6 +1,7 @@
 /**
  * `agent-scratchpad/postgres`: the PostgreSQL store. Needs the optional `pg` package unless you pass a pool.
  */
+// biome-ignore-all assist/source/organizeImports: one export per statement, each with its TSDoc, in reading order
 
 /** Connects to PostgreSQL (or takes your pool) and migrates the schema. */
 export { createPostgresDriver, PostgresDriver, type PostgresDriverConfig } from './postgres-driver.js';
