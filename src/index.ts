@@ -78,6 +78,8 @@ export { createMemoryDriver } from './stores/memory/index.js';
 export { MemoryDriver } from './stores/memory/index.js';
 /** The driver spec a backend implements (`runStoreContract` in `agent-scratchpad/test` checks one). */
 export type {
+  ChunkInFile,
+  ChunkSource,
   CommitRequest,
   CommitResult,
   ContentSink,

@@ -1,5 +1,6 @@
-import type { Chunk, ChunkAxis } from '../core/chunk.js';
+import type { Chunk, ChunkAxis, ChunkInfo } from '../core/chunk.js';
 import type { EntryRecord, SessionInfo } from '../core/entry.js';
+import type { StoredChunk } from './chunk-codec.js';
 
 /**
  * The narrow persistence spec every backend implements. A driver only persists: it stages chunks, commits entry
@@ -61,6 +62,13 @@ export interface StoreDriver {
    */
   doReadChunks(record: EntryRecord, seqStart: number, seqEnd: number): Promise<Chunk[]>;
 
+  /**
+   * Where the bytes of chunks `[seqStart, seqEnd)` are, like {@link doReadChunks} but a chunk stored in a plain file
+   * may come as its path and offset instead of its bytes, for another thread of this process to read (grep's
+   * worker does, so the event loop copies nothing). Optional: callers use {@link doReadChunks} without it.
+   */
+  doChunkSources?(record: EntryRecord, seqStart: number, seqEnd: number): Promise<ChunkSource[]>;
+
   /** Deletes the entry and its content, provided its version is still `record.version`. */
   doDeleteEntry(record: EntryRecord): Promise<boolean>;
 
@@ -113,6 +121,23 @@ export interface SweepResult {
    */
   held: { contents: number; bytes: number; until: number | null };
 }
+
+/**
+ * A chunk whose bytes are in a plain file: its path, the offset of its first stored byte there, and how they are
+ * stored (`codec` and `storedBytes`, as in {@link StoredChunk}).
+ */
+export interface ChunkInFile extends ChunkInfo {
+  codec: number;
+  storedBytes: number;
+  file: string;
+  fileOffset: number;
+}
+
+/**
+ * A chunk with its bytes, with its bytes as stored (maybe compressed), or with the file where they are (see
+ * {@link StoreDriver.doChunkSources}).
+ */
+export type ChunkSource = Chunk | StoredChunk | ChunkInFile;
 
 /** Where a writer puts the chunks of new content. */
 export interface ContentSink {

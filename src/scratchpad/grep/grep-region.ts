@@ -25,15 +25,19 @@ export interface RegionMatches {
  * Finds the lines of a region that match a grep pattern, one result per line. A line-local RE2 pattern with
  * required literals (`requiredLiterals`) is searched by scanning for the literals with `Buffer.indexOf` and
  * running RE2 on the lines that hold one only; other patterns run RE2 over the region.
- * Pure and synchronous, so it runs the same on the main thread and in the grep worker.
+ * Pure and synchronous; it runs in the grep worker.
  */
 export class LineSearcher {
+  readonly source: string;
+  readonly ignoreCase: boolean;
   readonly pattern: CompiledPattern;
   /** Byte strings one of which every match contains; empty when there is no prefilter. */
   readonly needles: Buffer[];
   #probes: NeedleProbe[] = [];
 
   constructor(source: string, ignoreCase: boolean) {
+    this.source = source;
+    this.ignoreCase = ignoreCase;
     this.pattern = compilePattern(source, { ignoreCase });
     const literals =
       this.pattern.kind === 're2' && this.pattern.lineLocal

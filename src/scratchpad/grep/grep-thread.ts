@@ -1,15 +1,16 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { RegionMatches, RegionQuery } from './grep-region.js';
-import type { GrepWorkerReply, GrepWorkerRequest } from './grep-worker.js';
+import type { ChunkSource } from '../../stores/driver.js';
+import type { GrepScan } from './grep-scanner.js';
+import type { GrepJob, GrepWorkerReply, GrepWorkerRequest } from './grep-worker.js';
 
 /** Worker threads running greps at once (one per grep); more greps wait for one. */
 const MAX_THREADS = 4;
 /** Idle workers kept for the next greps. */
 const MAX_IDLE = 2;
 
-/** Thrown by {@link GrepThread.find} when the deadline passed before the worker answered. */
+/** Thrown by {@link GrepThread.scan} when the deadline passed before the worker answered. */
 export class GrepDeadlineError extends Error {
   constructor() {
     super('The grep deadline passed.');
@@ -18,15 +19,20 @@ export class GrepDeadlineError extends Error {
 }
 
 /**
- * One worker thread that searches regions for one grep at a time. A search that outlives its deadline
- * terminates the thread (RE2 cannot be interrupted otherwise) and rejects at the deadline itself.
+ * One worker thread that runs one scan at a time. It asks for the sources of each batch of chunks (`sources`);
+ * a scan that outlives its deadline terminates the thread (RE2 cannot be interrupted otherwise) and rejects at
+ * the deadline itself.
  */
 export class GrepThread {
   readonly #worker: Worker;
-  readonly #pending = new Map<
-    number,
-    { resolve: (value: RegionMatches & { buffer?: Buffer }) => void; reject: (error: Error) => void }
-  >();
+  #job:
+    | {
+        id: number;
+        sources: (seq: number, read: boolean) => Promise<ChunkSource[]>;
+        resolve: (scan: GrepScan) => void;
+        reject: (error: Error) => void;
+      }
+    | undefined;
   #nextId = 0;
   #dead = false;
 
@@ -34,21 +40,30 @@ export class GrepThread {
     this.#worker = new Worker(workerScript());
     this.#worker.unref();
     this.#worker.on('message', (reply: GrepWorkerReply) => {
-      const waiting = this.#pending.get(reply.id);
-      if (!waiting) return;
-      this.#pending.delete(reply.id);
-      if (this.#pending.size === 0) this.#worker.unref();
-      if ('error' in reply) waiting.reject(new Error(`Grep worker failed: ${reply.error}`));
-      else {
-        const data = reply.data;
-        const buffer = data ? Buffer.from(data.buffer, data.byteOffset, data.byteLength) : undefined;
-        waiting.resolve({ at: reply.at, more: reply.more, ...(buffer ? { buffer } : {}) });
+      const job = this.#job;
+      if (!job || job.id !== reply.id) return;
+      if (reply.type === 'sources') {
+        job.sources(reply.seq, reply.read).then(
+          (sources) => this.#send(reply.id, reply.request, sources),
+          (error: Error) => {
+            // A scan that ended meanwhile (stopped at its limit) asked for sources it no longer needs.
+            if (this.#job !== job) return;
+            // The worker waits for these sources: it cannot go on, and the scan fails with the store's error.
+            this.terminate();
+            job.reject(error);
+          },
+        );
+        return;
       }
+      this.#job = undefined;
+      this.#worker.unref();
+      if (reply.type === 'error') job.reject(new Error(`Grep worker failed: ${reply.error}`));
+      else job.resolve(reply.scan);
     });
     const fail = (error: Error): void => {
       this.#dead = true;
-      for (const waiting of this.#pending.values()) waiting.reject(error);
-      this.#pending.clear();
+      this.#job?.reject(error);
+      this.#job = undefined;
     };
     this.#worker.on('error', fail);
     this.#worker.on('exit', (code) => fail(new Error(`The grep worker exited (code ${code}).`)));
@@ -60,27 +75,15 @@ export class GrepThread {
   }
 
   /**
-   * Searches `region` in the worker. The worker gets a copy, or, when `lend` is true (a buffer the caller made
-   * for this search, exactly its own ArrayBuffer), `region`'s memory itself, returned with the answer as
-   * `buffer` (meanwhile `region` is empty). Rejects with {@link GrepDeadlineError} at `deadline` (epoch ms) and
-   * terminates the thread when it has not answered.
+   * Runs `job` in the worker, answering its requests with `sources(seq, read)`: where the bytes of chunks
+   * `[seq, seq + GREP_BATCH)` are (`read`: the chunks with their bytes). Rejects with {@link GrepDeadlineError}
+   * at `deadline` (epoch ms) and terminates the thread when it has not finished.
    */
-  find(
-    pattern: string,
-    ignoreCase: boolean,
-    region: Buffer,
-    query: RegionQuery,
+  scan(
+    job: GrepJob,
+    sources: (seq: number, read: boolean) => Promise<ChunkSource[]>,
     deadline: number,
-    lend = false,
-  ): Promise<RegionMatches & { buffer?: Buffer }> {
-    const giveBack = lend && region.byteOffset === 0 && region.byteLength === region.buffer.byteLength;
-    let data: Uint8Array;
-    if (giveBack) {
-      data = new Uint8Array(region.buffer, 0, region.byteLength);
-    } else {
-      data = new Uint8Array(region.byteLength);
-      data.set(region);
-    }
+  ): Promise<GrepScan> {
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(
@@ -90,27 +93,44 @@ export class GrepThread {
         },
         Math.max(0, deadline - Date.now()),
       );
-      this.#pending.set(id, {
-        resolve: (value) => {
+      this.#job = {
+        id,
+        sources,
+        resolve: (scan) => {
           clearTimeout(timer);
-          resolve(value);
+          resolve(scan);
         },
         reject: (error) => {
           clearTimeout(timer);
           reject(error);
         },
-      });
+      };
       this.#worker.ref();
-      const request: GrepWorkerRequest = { id, pattern, ignoreCase, data, query, giveBack };
-      this.#worker.postMessage(request, [data.buffer as ArrayBuffer]);
+      const request: GrepWorkerRequest = { type: 'grep', id, job };
+      this.#worker.postMessage(request);
     });
+  }
+
+  /** Sends sources to the worker: bytes in memory as copies it owns (transferred, so copied once). */
+  #send(id: number, request: number, sources: readonly ChunkSource[]): void {
+    if (this.#dead || this.#job?.id !== id) return;
+    const transfer: ArrayBuffer[] = [];
+    const owned = sources.map((source): ChunkSource => {
+      if (!('data' in source)) return source;
+      const data = new Uint8Array(source.data.byteLength);
+      data.set(source.data);
+      transfer.push(data.buffer);
+      return { ...source, data };
+    });
+    const message: GrepWorkerRequest = { type: 'sources', id, request, sources: owned };
+    this.#worker.postMessage(message, transfer);
   }
 
   /** Stops the thread (a long RE2 call keeps its CPU until it returns; nothing waits for it). */
   terminate(): void {
     if (this.#dead) return;
     this.#dead = true;
-    this.#pending.clear();
+    this.#job = undefined;
     void this.#worker.terminate();
   }
 }

@@ -1,44 +1,78 @@
 /**
- * The grep worker thread: runs {@link LineSearcher.find} on the regions the main thread sends, so RE2 never runs
- * on the event loop. Started by `GrepWorkerPool` (grep-thread.ts); one request at a time.
+ * The grep worker thread: runs whole scans (`scanChunks`) for the main thread, so neither RE2 nor the reading and
+ * copying of an entry's bytes run on the event loop. It asks the main thread where the bytes of each batch of
+ * chunks are and reads files itself (`SourceReader`). Started by `GrepThread` (grep-thread.ts); one scan at a time.
  */
 import { parentPort } from 'node:worker_threads';
-import { LineSearcher, type RegionQuery } from './grep-region.js';
+import type { ChunkSource } from '../../stores/driver.js';
+import { LineSearcher } from './grep-region.js';
+import { GREP_BATCH, type GrepScan, type ScanLimits, scanChunks } from './grep-scanner.js';
+import { SourceReader } from './grep-sources.js';
 
-/** A region to search: its bytes (transferred, the worker owns them) and the query. */
-export interface GrepWorkerRequest {
-  id: number;
+/** One scan. */
+export interface GrepJob {
   pattern: string;
   ignoreCase: boolean;
-  data: Uint8Array;
-  query: RegionQuery;
-  /** Transfer `data` back with the reply (the main thread lent its own buffer instead of a copy). */
-  giveBack: boolean;
+  limits: ScanLimits;
+  chunkCount: number;
 }
 
-/** The answer to {@link GrepWorkerRequest} `id`. */
+/** From the main thread: a scan to run, or the sources a scan asked for. */
+export type GrepWorkerRequest =
+  | { type: 'grep'; id: number; job: GrepJob }
+  | { type: 'sources'; id: number; request: number; sources: ChunkSource[] };
+
+/**
+ * To the main thread: where the bytes of chunks `[seq, seq + GREP_BATCH)` are (`read`: the chunks with their
+ * bytes, because a file could not be read), or the scan's end.
+ */
 export type GrepWorkerReply =
-  | { id: number; at: number[]; more: number; data?: Uint8Array }
-  | { id: number; error: string; data?: Uint8Array };
+  | { type: 'sources'; id: number; request: number; seq: number; read: boolean }
+  | { type: 'done'; id: number; scan: GrepScan }
+  | { type: 'error'; id: number; error: string };
 
-let current: { pattern: string; ignoreCase: boolean; searcher: LineSearcher } | undefined;
+let searcher: LineSearcher | undefined;
+const reader = new SourceReader();
+const answers = new Map<number, (sources: ChunkSource[]) => void>();
+let nextRequest = 0;
 
-parentPort?.on('message', (request: GrepWorkerRequest) => {
-  let reply: GrepWorkerReply;
-  try {
-    if (!current || current.pattern !== request.pattern || current.ignoreCase !== request.ignoreCase) {
-      const searcher = new LineSearcher(request.pattern, request.ignoreCase);
-      current = { pattern: request.pattern, ignoreCase: request.ignoreCase, searcher };
-    }
-    const data = request.data;
-    const buffer = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-    reply = { id: request.id, ...current.searcher.find(buffer, request.query) };
-  } catch (error) {
-    reply = { id: request.id, error: error instanceof Error ? error.message : String(error) };
+parentPort?.on('message', (message: GrepWorkerRequest) => {
+  if (message.type === 'sources') {
+    answers.get(message.request)?.(message.sources);
+    answers.delete(message.request);
+    return;
   }
-  if (request.giveBack) {
-    parentPort?.postMessage({ ...reply, data: request.data }, [request.data.buffer as ArrayBuffer]);
-  } else {
-    parentPort?.postMessage(reply);
-  }
+  void run(message.id, message.job).then(
+    (scan) => post({ type: 'done', id: message.id, scan }),
+    (error: unknown) =>
+      post({ type: 'error', id: message.id, error: error instanceof Error ? error.message : String(error) }),
+  );
 });
+
+function post(reply: GrepWorkerReply): void {
+  parentPort?.postMessage(reply);
+}
+
+async function run(id: number, job: GrepJob): Promise<GrepScan> {
+  if (!searcher || searcher.source !== job.pattern || searcher.ignoreCase !== job.ignoreCase) {
+    searcher = new LineSearcher(job.pattern, job.ignoreCase);
+  }
+  const ask = (seq: number, read: boolean): Promise<ChunkSource[]> =>
+    new Promise((resolve) => {
+      const request = nextRequest++;
+      answers.set(request, resolve);
+      post({ type: 'sources', id, request, seq, read });
+    });
+  // The next batch's sources are asked for before this one is read and searched, so the two overlap.
+  const asked = new Map<number, Promise<ChunkSource[]>>();
+  const batch = async (seq: number) => {
+    const sources = await (asked.get(seq) ?? ask(seq, false));
+    asked.delete(seq);
+    const next = seq + GREP_BATCH;
+    if (next < job.chunkCount) asked.set(next, ask(next, false));
+    const chunks = (await reader.load(sources)) ?? (await reader.load(await ask(seq, true)));
+    if (!chunks) throw new Error(`The bytes of chunks ${seq}+ could not be read.`);
+    return chunks;
+  };
+  return scanChunks({ chunkCount: job.chunkCount, batch }, searcher, job.limits);
+}

@@ -2,7 +2,7 @@ import type { Chunk, ChunkAxis } from '../../core/chunk.js';
 import type { EntryRecord } from '../../core/entry.js';
 import { ScratchpadError } from '../../core/errors.js';
 import { byteOffsetAfterNewline, byteOffsetOfChar, countCodePoints, countNewlines } from '../../core/utf8.js';
-import type { StoreDriver } from '../../stores/driver.js';
+import type { ChunkSource, StoreDriver } from '../../stores/driver.js';
 
 /** A position already converted in a chunk: its local byte offset and the characters (or newlines) before it. */
 interface Anchor {
@@ -57,6 +57,23 @@ export class ChunkCursor {
       out.push(chunk);
     }
     return out;
+  }
+
+  /**
+   * Where the bytes of chunks `[seqStart, seqEnd)` are (`StoreDriver.doChunkSources`, or the chunks themselves when
+   * the driver has no such method). Not cached: a scan asks once per range.
+   */
+  async sources(seqStart: number, seqEnd: number): Promise<ChunkSource[]> {
+    const end = Math.min(seqEnd, this.record.chunkCount);
+    if (end <= seqStart) return [];
+    const driver = this.#driver;
+    const found = driver.doChunkSources
+      ? await driver.doChunkSources(this.record, seqStart, end)
+      : await driver.doReadChunks(this.record, seqStart, end);
+    for (let seq = seqStart; seq < end; seq++) {
+      if (found[seq - seqStart]?.seq !== seq) throw await this.#missing(seq);
+    }
+    return found;
   }
 
   /**

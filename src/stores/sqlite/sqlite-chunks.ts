@@ -1,6 +1,7 @@
 import type { ChunkAxis, ChunkInfo } from '../../core/chunk.js';
 import { asBuffer } from '../../core/utf8.js';
 import type { StoredChunk } from '../chunk-codec.js';
+import type { ChunkSource } from '../driver.js';
 import { endOf } from '../driver-helpers.js';
 import { BlobDirectory } from './blob-directory.js';
 import {
@@ -8,6 +9,7 @@ import {
   chunksFromRows,
   missingChunk,
   type StoredChunkRow,
+  storedSize,
   toChunkInfo,
 } from './chunk-rows.js';
 import type { SqliteDatabase, SqliteStatement } from './sqlite-database.js';
@@ -298,6 +300,34 @@ export class ChunkStore {
       this.#blobs,
       (id, file) => this.#chunkPointsAt.get(id, file) !== undefined,
     );
+  }
+
+  /**
+   * Like {@link readChunks}, but a chunk in a side file comes as the file's path and offset, unread (bytes as
+   * stored: the reader decompresses). Reads the bytes (and reports what is wrong) as {@link readChunks} does when
+   * the store has no side-file directory.
+   */
+  chunkSources(content: number, seqStart: number, seqEnd: number): ChunkSource[] {
+    const rows = this.#readChunks.all(content, seqStart, seqEnd) as StoredChunkRow[];
+    const blobs = this.#blobs;
+    const sources: ChunkSource[] = [];
+    for (const row of rows) {
+      if (row.file === null) {
+        if (row.data === null) throw missingChunk(content, row.seq);
+        sources.push(...chunksFromRows(content, [row], blobs, () => false));
+      } else if (blobs && row.file_name !== null && row.file_offset !== null) {
+        sources.push({
+          ...toChunkInfo(row),
+          codec: row.codec,
+          storedBytes: storedSize(row),
+          file: blobs.filePath(row.file_name),
+          fileOffset: row.file_offset,
+        });
+      } else {
+        return this.readChunks(content, seqStart, seqEnd);
+      }
+    }
+    return sources;
   }
 
   /** Seq of the last chunk of `content` whose start on `axis` is `<= position`, or 0. */

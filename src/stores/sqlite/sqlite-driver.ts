@@ -3,6 +3,7 @@ import type { EntryRecord, SessionInfo } from '../../core/entry.js';
 import { ScratchpadError } from '../../core/errors.js';
 import { type ChunkCompression, decodeChunks, resolveCompression, type StoredChunk } from '../chunk-codec.js';
 import type {
+  ChunkSource,
   CommitRequest,
   CommitResult,
   ContentSink,
@@ -234,14 +235,33 @@ export class SqliteDriver implements StoreDriver {
   }
 
   async doReadChunks(record: EntryRecord, seqStart: number, seqEnd: number): Promise<Chunk[]> {
+    const stored = this.#readRange(record, seqStart, seqEnd, (content, start, end) =>
+      this.#chunks.readChunks(content, start, end),
+    );
+    return decodeChunks(stored, `"${record.session}/${record.name}"`);
+  }
+
+  async doChunkSources(record: EntryRecord, seqStart: number, seqEnd: number): Promise<ChunkSource[]> {
+    return this.#readRange(record, seqStart, seqEnd, (content, start, end) =>
+      this.#chunks.chunkSources(content, start, end),
+    );
+  }
+
+  /** Chunks `[seqStart, seqEnd)` of `record` as `read` gives them; a content gone meanwhile is a changed entry. */
+  #readRange<T>(
+    record: EntryRecord,
+    seqStart: number,
+    seqEnd: number,
+    read: (content: number, start: number, end: number) => T[],
+  ): T[] {
     const start = Math.max(0, seqStart);
     const end = Math.min(seqEnd, record.chunkCount);
     if (end <= start) return [];
-    const stored = this.#run(() => {
+    return this.#run(() => {
       const content = contentKey(record.contentId);
-      let chunks: StoredChunk[];
+      let chunks: T[];
       try {
-        chunks = this.#chunks.readChunks(content, start, end);
+        chunks = read(content, start, end);
       } catch (error) {
         if (error instanceof ContentChangedError) throw changedWhileReading(record);
         throw error;
@@ -251,7 +271,6 @@ export class SqliteDriver implements StoreDriver {
       }
       return chunks;
     });
-    return decodeChunks(stored, `"${record.session}/${record.name}"`);
   }
 
   async doDeleteEntry(record: EntryRecord): Promise<boolean> {

@@ -1,0 +1,118 @@
+import { mkdtemp, readdir, rm, unlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChunkCompression } from '../../stores/chunk-codec.js';
+import { createSqliteDriver } from '../../stores/sqlite/index.js';
+import { createScratchpad, type Scratchpad } from '../scratchpad.js';
+
+let directory: string;
+const pads: Scratchpad[] = [];
+
+beforeAll(async () => {
+  directory = await mkdtemp(join(tmpdir(), 'grep-scan-'));
+});
+
+afterAll(async () => {
+  for (const pad of pads) await pad.close();
+  await rm(directory, { recursive: true, force: true });
+});
+
+/** What a line-by-line search finds: every matching line, its number, the char offset of its first match. */
+function reference(text: string, pattern: string, ignoreCase: boolean) {
+  const regex = new RegExp(pattern, ignoreCase ? 'iu' : 'u');
+  const lines = text.split('\n').slice(0, text.endsWith('\n') ? -1 : undefined);
+  let before = 0;
+  const found: { line: number; char: number; text: string }[] = [];
+  lines.forEach((line, index) => {
+    const match = regex.exec(line);
+    if (match)
+      found.push({ line: index + 1, char: before + [...line.slice(0, match.index)].length, text: line });
+    before += [...line].length + 1;
+  });
+  return found;
+}
+
+const words = ['ERROR', 'error', 'Error', 'timeout', 'declined', 'é', '🌍', 'x', 'ab', ' ', 'ß', 'ERRÖR'];
+const texts = fc
+  .array(fc.constantFrom(...words, '\n', '\n', 'zz', 'ü', 'y'.repeat(60)), {
+    minLength: 1,
+    maxLength: 400,
+    size: 'max',
+  })
+  .map((parts) => parts.join(''));
+const patterns = fc.constantFrom(
+  ['ERROR', false],
+  ['error', true],
+  ['timeout|declined', false],
+  ['timeout|declined', true],
+  ['error|🌍', true],
+  ['é|ERROR', false],
+  ['x$', false],
+  ['^ab', false],
+  ['ERR.R', true],
+  ['(time|decl)', false],
+  ['ß', true],
+  ['e', false],
+);
+
+describe('grep across chunk boundaries', () => {
+  // Tiny chunks, in side files (read by the worker) or inline (sent to it), compressed or not (decompressed by the
+  // worker), put lines across many chunks.
+  it('property: finds what a line-by-line search finds, on any chunking and limit', async () => {
+    let round = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        texts,
+        patterns,
+        fc.constantFrom(16, 17, 23, 64, 256),
+        fc.constantFrom('none', 'brotli', 'gzip') as fc.Arbitrary<ChunkCompression>,
+        fc.constantFrom(0, 40, Number.POSITIVE_INFINITY),
+        fc.integer({ min: 1, max: 30 }),
+        fc.boolean(),
+        async (text, [pattern, ignoreCase], chunkSize, compression, inlineBytes, maxMatches, stopAtMax) => {
+          const path = join(directory, `store-${round++}.db`);
+          const pad = createScratchpad({
+            driver: createSqliteDriver({ path, inlineBytes, compression }),
+            chunkSize,
+          });
+          pads.push(pad);
+          await pad.write('s', 'text', text);
+          const result = await pad.grep('s', 'text', {
+            pattern,
+            ignoreCase,
+            maxMatches,
+            stopAtMax,
+            maxLineChars: 100_000,
+          });
+          const expected = reference(text, pattern, ignoreCase);
+          expect(result.matches.map(({ line, char, text }) => ({ line, char, text }))).toEqual(
+            expected.slice(0, maxMatches),
+          );
+          if (!stopAtMax || expected.length <= maxMatches) {
+            expect(result.total).toBe(expected.length);
+            expect(result.complete).toBe(true);
+          } else {
+            // A stopped scan counts the line past maxMatches that stopped it.
+            expect(result).toMatchObject({ total: maxMatches + 1, complete: false });
+          }
+          await pad.close();
+          pads.pop();
+        },
+      ),
+      { numRuns: 100 },
+    );
+  }, 120_000);
+
+  it('reports a side file deleted under it as a damaged store', async () => {
+    const path = join(directory, 'lost.db');
+    const driver = createSqliteDriver({ path, inlineBytes: 0 });
+    const pad = createScratchpad({ driver, chunkSize: 1024 });
+    pads.push(pad);
+    await pad.write('s', 'log', 'ERROR one\n'.repeat(10_000));
+    const blobs = `${path}.blobs`;
+    for (const name of await readdir(blobs)) await unlink(join(blobs, name));
+    await expect(pad.grep('s', 'log', { pattern: 'ERROR' })).rejects.toMatchObject({ code: 'STORE_CORRUPT' });
+  });
+});

@@ -1,0 +1,265 @@
+import type { Chunk } from '../../core/chunk.js';
+import { countCodePoints, countNewlines, decodeUtf8, isAsciiBytes } from '../../core/utf8.js';
+import { type LineSearcher, lineEndAt } from './grep-region.js';
+
+/** One matching line. */
+export interface GrepMatch {
+  /** 1-based line number. */
+  line: number;
+  /** Code point offset of the first match on the line, from the start of the entry. */
+  char: number;
+  /** The line (without its `\n`), clipped around the match when longer than `maxLineChars`. */
+  text: string;
+  clipped: boolean;
+}
+
+/** Raw scan result, before context lines are added. */
+export interface GrepScan {
+  matches: GrepMatch[];
+  /** Matching lines found (all of them unless `stopAtMax` stopped the scan). */
+  total: number;
+  /** True when the scan covered the whole entry. */
+  complete: boolean;
+}
+
+/** What a scan reports and where it stops. */
+export interface ScanLimits {
+  /** Matching lines returned. */
+  max: number;
+  maxLineChars: number;
+  /** Stop once `max` lines were found instead of counting them all. */
+  stopAtMax: boolean;
+}
+
+/** The chunks of one entry version, {@link GREP_BATCH} at a time. */
+export interface ChunkBatches {
+  chunkCount: number;
+  /**
+   * Chunks `[seq, seq + GREP_BATCH)`. Their bytes may be overwritten by the next call (a reused read buffer): the
+   * scan copies what it keeps.
+   */
+  batch(seq: number): Promise<Chunk[]>;
+}
+
+/** Chunks a scan asks for at once. */
+export const GREP_BATCH = 16;
+const MAX_CARRY = 8 * 1024 * 1024;
+
+/** Consecutive chunks whose bytes sit back to back in memory, seen as one piece (no copy). */
+interface Piece {
+  data: Buffer;
+  charStart: number;
+  chars: number;
+  newlines: number;
+  ascii: boolean;
+}
+
+/**
+ * Scans a text entry chunk by chunk for lines that match. Memory stays O(batch of chunks + one line); a line
+ * longer than 8 MB is searched in windows. Only a line that straddles two pieces is copied. Synchronous between
+ * batches: it runs in the grep worker (`grep-worker.ts`), never on the event loop.
+ */
+export async function scanChunks(
+  source: ChunkBatches,
+  searcher: LineSearcher,
+  { max, maxLineChars, stopAtMax }: ScanLimits,
+): Promise<GrepScan> {
+  const matches: GrepMatch[] = [];
+  let total = 0;
+  let lastReported = 0;
+  let line = 1;
+
+  // The start of a line that did not end in the pieces read so far (copies: the pieces' memory is reused).
+  let carry: Buffer[] = [];
+  let carryBytes = 0;
+  let carryChar = 0;
+  let carryAscii = true;
+
+  const searchRegion = (
+    buffer: Buffer,
+    regionEnd: number,
+    charStart: number,
+    ascii: boolean,
+    firstLine: number,
+    last = false,
+  ): boolean => {
+    const found = searcher.find(buffer, {
+      end: regionEnd,
+      last,
+      // One more than needed: the first line found may be the one a previous window already reported.
+      exact: Math.max(0, max - matches.length) + 1,
+      limit: stopAtMax ? Math.max(0, max - matches.length) + 2 : Number.POSITIVE_INFINITY,
+    });
+    let position = 0;
+    let lineAtPosition = firstLine;
+    for (const at of found.at) {
+      const lineStart = at === 0 ? 0 : Math.max(position, buffer.lastIndexOf(10, at - 1) + 1);
+      const lineEnd = lineEndAt(buffer, at, regionEnd);
+      // Line numbers cost a newline count since the last match; past maxMatches only the count of lines is
+      // needed, and a match then lies on a new line unless it is on the region's first line (a long line cut
+      // into windows), whose number is known.
+      const lineNumber =
+        matches.length < max
+          ? lineAtPosition + countNewlines(buffer, position, lineStart)
+          : lineStart === 0
+            ? firstLine
+            : -1;
+      if (lineNumber === -1 || lineNumber !== lastReported) {
+        lastReported = lineNumber;
+        total++;
+        if (matches.length < max) {
+          const charOfLine = charStart + (ascii ? lineStart : countCodePoints(buffer, 0, lineStart));
+          const column = ascii ? at - lineStart : countCodePoints(buffer, lineStart, at);
+          matches.push({
+            line: lineNumber,
+            char: charOfLine + column,
+            ...clipLine(buffer, lineStart, lineEnd, at, maxLineChars),
+          });
+        } else if (stopAtMax) {
+          return false;
+        }
+      }
+      position = lineEnd + 1;
+      lineAtPosition = lineNumber + 1;
+    }
+    // The lines counted past the exact ones are on later lines than those, never a window's first line.
+    if (found.more > 0 && stopAtMax) {
+      total++;
+      return false;
+    }
+    total += found.more;
+    return true;
+  };
+
+  const keep = (bytes: Buffer): void => {
+    carry.push(Buffer.from(bytes));
+    carryBytes += bytes.byteLength;
+  };
+  const takeCarry = (tail?: Buffer): Buffer => {
+    const parts = tail ? [...carry, tail] : carry;
+    const joined =
+      parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts, carryBytes + (tail?.byteLength ?? 0));
+    carry = [];
+    carryBytes = 0;
+    return joined;
+  };
+
+  for (let seq = 0; seq < source.chunkCount; seq += GREP_BATCH) {
+    for (const piece of contiguousPieces(await source.batch(seq))) {
+      const data = piece.data;
+      let offset = 0;
+      if (carryBytes > 0) {
+        const newline = data.indexOf(10);
+        if (newline === -1) {
+          carryAscii = carryAscii && piece.ascii;
+          if (carryBytes + data.byteLength < MAX_CARRY) {
+            keep(data);
+            continue;
+          }
+          // A line longer than MAX_CARRY: search this window of it and go on with the next one.
+          const window = takeCarry(data);
+          if (!searchRegion(window, window.byteLength, carryChar, carryAscii, line))
+            return { matches, total, complete: false };
+          continue;
+        }
+        // The line that straddles the previous pieces and this one: the only bytes joined.
+        offset = newline + 1;
+        const straddling = takeCarry(data.subarray(0, offset));
+        const ascii = carryAscii && piece.ascii;
+        if (!searchRegion(straddling, straddling.byteLength, carryChar, ascii, line))
+          return { matches, total, complete: false };
+        line++;
+      }
+      const rest = offset === 0 ? data : data.subarray(offset);
+      const restChar =
+        offset === 0
+          ? piece.charStart
+          : piece.charStart + (piece.ascii ? offset : countCodePoints(data, 0, offset));
+      const lastNewline = rest.lastIndexOf(10);
+      if (lastNewline === -1 && rest.byteLength < MAX_CARRY) {
+        if (rest.byteLength > 0) {
+          keep(rest);
+          carryChar = restChar;
+          carryAscii = piece.ascii;
+        }
+        continue;
+      }
+      const regionEnd = lastNewline === -1 ? rest.byteLength : lastNewline + 1;
+      if (!searchRegion(rest, regionEnd, restChar, piece.ascii, line))
+        return { matches, total, complete: false };
+      if (lastNewline !== -1) line += piece.newlines - (offset === 0 ? 0 : 1);
+      if (regionEnd < rest.byteLength) {
+        const tail = rest.subarray(regionEnd);
+        keep(tail);
+        carryAscii = piece.ascii || isAsciiBytes(tail);
+        // The carry ends where the piece ends: count back from there (O(carry), not O(piece)).
+        carryChar = piece.charStart + piece.chars - (carryAscii ? tail.byteLength : countCodePoints(tail));
+      }
+    }
+  }
+  if (carryBytes > 0) {
+    const rest = takeCarry();
+    if (!searchRegion(rest, rest.byteLength, carryChar, carryAscii, line, true))
+      return { matches, total, complete: false };
+  }
+  return { matches, total, complete: true };
+}
+
+/** Chunks grouped into pieces of consecutive chunks whose bytes are adjacent in one buffer. */
+function contiguousPieces(chunks: readonly Chunk[]): Piece[] {
+  const pieces: Piece[] = [];
+  let current: Piece | undefined;
+  for (const chunk of chunks) {
+    const data = chunk.data;
+    const ascii = chunk.bytes === chunk.chars;
+    if (
+      current &&
+      current.data.buffer === data.buffer &&
+      current.data.byteOffset + current.data.byteLength === data.byteOffset
+    ) {
+      current.data = Buffer.from(
+        data.buffer,
+        current.data.byteOffset,
+        current.data.byteLength + data.byteLength,
+      );
+      current.chars += chunk.chars;
+      current.newlines += chunk.newlines;
+      current.ascii = current.ascii && ascii;
+      continue;
+    }
+    current = {
+      data: Buffer.from(data.buffer, data.byteOffset, data.byteLength),
+      charStart: chunk.charStart,
+      chars: chunk.chars,
+      newlines: chunk.newlines,
+      ascii,
+    };
+    pieces.push(current);
+  }
+  return pieces;
+}
+
+function clipLine(
+  buffer: Buffer,
+  lineStart: number,
+  lineEnd: number,
+  at: number,
+  maxChars: number,
+): { text: string; clipped: boolean } {
+  // Bytes >= chars, so a line within maxChars bytes is within maxChars chars.
+  if (lineEnd - lineStart <= maxChars)
+    return { text: decodeUtf8(buffer, lineStart, lineEnd), clipped: false };
+  const half = Math.floor(maxChars / 2);
+  const beforeFrom = Math.max(lineStart, at - half * 4);
+  const before = [...decodeUtf8(buffer, beforeFrom, at)];
+  const kept = before.slice(Math.max(0, before.length - half));
+  const afterTo = Math.min(lineEnd, at + (maxChars - kept.length) * 4);
+  const after = [...decodeUtf8(buffer, at, afterTo)].slice(0, maxChars - kept.length);
+  const clippedStart = beforeFrom > lineStart || kept.length < before.length;
+  const clippedEnd = afterTo < lineEnd || after.length < maxChars - kept.length;
+  if (!clippedStart && !clippedEnd) return { text: decodeUtf8(buffer, lineStart, lineEnd), clipped: false };
+  return {
+    text: `${clippedStart ? '…' : ''}${kept.join('')}${after.join('')}${clippedEnd ? '…' : ''}`,
+    clipped: true,
+  };
+}
