@@ -64,7 +64,7 @@ describe('message sizes over stdio: no message ends the server', () => {
     expect(stderr()).toBe('');
   }, 60_000);
 
-  it('refuses a 27 MB read before building it, naming the slice that fits, which then reads back exactly', async () => {
+  it('cuts a 27 MB read to one capped answer that names the next call; a resource past the reply limit is refused', async () => {
     const whole = content(27_000_000, 'big');
     const piece = 6_750_000;
     for (let start = 0; start < whole.length; start += piece) {
@@ -74,21 +74,21 @@ describe('message sizes over stdio: no message ends the server', () => {
       });
       expect(result.isError, text(result)).toBeFalsy();
     }
-    const refused = await client.callTool({
-      name: 'scratchpad_read',
-      arguments: { name: 'big', limit: 1e9 },
-    });
-    expect(refused.isError).toBe(true);
-    const message = text(refused);
-    expect(message).toMatch(
-      /^Error \(CONTENT_TOO_LARGE\): "big" is 27\.0 MB \(27,000,000 chars\); this slice would return 27\.0 MB, more than the 7\.5 MB one reply may carry\. Read it in slices of at most 7,500,000 chars: scratchpad_read \{"name":"big","offset":0,"limit":7500000\}/,
-    );
-    const call = JSON.parse(/scratchpad_read (\{[^}]*\})/.exec(message)?.[1] ?? '{}') as Record<
-      string,
-      number
-    >;
-    const slice = text(await client.callTool({ name: 'scratchpad_read', arguments: call }));
-    expect(slice).toContain(whole.slice(0, 7_500_000));
+    // The default preset's answers are capped (32 KiB): the read is cut, never built whole.
+    const cut = await client.callTool({ name: 'scratchpad_read', arguments: { name: 'big', limit: 1e9 } });
+    expect(cut.isError).toBeFalsy();
+    const answer = text(cut);
+    expect(Buffer.byteLength(answer)).toBeLessThanOrEqual(32 * 1024);
+    const call = JSON.parse(/scratchpad_read (\{[^}]*\})\]$/.exec(answer)?.[1] ?? '{}') as {
+      name: string;
+      offset: number;
+      limit: number;
+    };
+    expect(call.offset).toBeGreaterThan(20_000);
+    expect(call.offset + call.limit).toBe(27_000_000);
+    expect(answer).toContain(whole.slice(0, call.offset));
+    const next = text(await client.callTool({ name: 'scratchpad_read', arguments: call }));
+    expect(next).toContain(whole.slice(call.offset, call.offset * 2));
     const resource = client.readResource({ uri: 'scratchpad://default/big?offset=0&limit=60000000' });
     await expect(resource).rejects.toMatchObject({
       code: ErrorCode.InvalidParams,

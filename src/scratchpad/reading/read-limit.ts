@@ -15,8 +15,8 @@ export function encodedLength(bytes: number, encoding: ReadEncoding): number {
 
 /**
  * The refusal of a read whose result would be longer than `maxBytes`, raised before anything is read. It names the
- * entry's size and the largest slice that fits (`details.fit` in the entry's unit, from `details.start`), so a
- * tool can print its own call for it.
+ * entry's size and the largest slice that fits (`details.fit` in the entry's unit, from `details.start`; the slice
+ * asked for ends at `details.end` and spans `details.lines`), so a tool can print its own call for it.
  */
 export function sliceTooLarge(
   record: EntryRecord,
@@ -42,6 +42,8 @@ export function sliceTooLarge(
         chars: record.chars,
         unit: location.unit,
         start: location.start,
+        end: location.end,
+        ...(location.lines ? { lines: location.lines } : {}),
         fit,
         maxBytes,
       },

@@ -1,5 +1,7 @@
+import { ScratchpadError } from '../../core/errors.js';
 import type { Preset } from '../preset.js';
 import { TOOL_NAMES } from '../tool-names.js';
+import { ANSWER_FRAME_BYTES, DEFAULT_MAX_ANSWER_BYTES } from './capped-read.js';
 import { createDeleteTool } from './delete-tool.js';
 import { createEditTool } from './edit-tool.js';
 import { createListTool } from './list-tool.js';
@@ -17,27 +19,50 @@ You have a scratchpad: named entries stored outside your context that survive co
 - To pass stored content to another tool without copying it, write {{scratchpad:NAME}} as the argument value (or inside a longer string).
 - In an agent turn, {{stepN.field}} passes the result of step N the same way.`;
 
+/** The smallest answer cap: room for an answer's frame and a few lines. */
+const MIN_ANSWER_BYTES = 2 * ANSWER_FRAME_BYTES;
+
 /** Options for {@link createDefaultPreset}. */
 export interface DefaultPresetOptions {
   /** Characters `scratchpad_read` returns when no slice is given (default 10,000). */
   defaultReadLimit?: number;
+  /**
+   * Most bytes one tool answer carries (default {@link DEFAULT_MAX_ANSWER_BYTES}, 32 KiB): a longer read is cut
+   * and says which call continues (the next lines or offset), a longer grep keeps the first matches that fit, a
+   * longer list the first entries (with its `after` to continue).
+   */
+  maxAnswerBytes?: number;
   now?: () => number;
 }
 
 /** The project's own best tool set: the union of the seeds (write, read, edit, list, delete, search). */
 export function createDefaultPreset(options: DefaultPresetOptions = {}): Preset {
+  const maxAnswerBytes = validateAnswerCap(options.maxAnswerBytes);
   return {
     name: 'default',
     tools: [
       createWriteTool(),
-      createReadTool(
-        options.defaultReadLimit === undefined ? {} : { defaultLimit: options.defaultReadLimit },
-      ),
+      createReadTool({
+        maxAnswerBytes,
+        ...(options.defaultReadLimit === undefined ? {} : { defaultLimit: options.defaultReadLimit }),
+      }),
       createEditTool(),
-      createListTool(options.now === undefined ? {} : { now: options.now }),
+      createListTool({ maxAnswerBytes, ...(options.now === undefined ? {} : { now: options.now }) }),
       createDeleteTool(),
-      createSearchTool(),
+      createSearchTool({ maxAnswerBytes }),
     ],
     systemPrompt: DEFAULT_SYSTEM_PROMPT,
   };
+}
+
+function validateAnswerCap(value: number | undefined): number {
+  if (value === undefined) return DEFAULT_MAX_ANSWER_BYTES;
+  if (!Number.isSafeInteger(value) || value < MIN_ANSWER_BYTES) {
+    throw new ScratchpadError(
+      'INVALID_ARGUMENT',
+      `maxAnswerBytes must be a whole number of bytes >= ${MIN_ANSWER_BYTES}, not ${String(value)}.`,
+      { hint: `Leave it out for the default of ${DEFAULT_MAX_ANSWER_BYTES} (32 KiB).` },
+    );
+  }
+  return value;
 }

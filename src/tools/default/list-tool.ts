@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { formatBytes, formatCount } from '../../core/format.js';
 import { defineTool, type ScratchpadTool } from '../tool.js';
 import { TOOL_NAMES } from '../tool-names.js';
+import { ANSWER_FRAME_BYTES } from './capped-read.js';
 
 /** Entries one answer lists unless the model asks for more, so a large session cannot flood the context. */
 export const DEFAULT_LIST_LIMIT = 200;
@@ -27,9 +28,10 @@ const parameters = z.object({
 
 /** `scratchpad_list`: the session's entries with sizes and ages. */
 export function createListTool(
-  options: { now?: () => number } = {},
+  options: { now?: () => number; maxAnswerBytes?: number } = {},
 ): ScratchpadTool<z.infer<typeof parameters>> {
   const now = options.now ?? Date.now;
+  const cap = options.maxAnswerBytes ?? Number.POSITIVE_INFINITY;
   return defineTool({
     name: TOOL_NAMES.list,
     description:
@@ -43,11 +45,9 @@ export function createListTool(
         })
       ).filter((entry) => input.after === undefined || entry.name > input.after);
       const limit = input.limit ?? DEFAULT_LIST_LIMIT;
-      const entries = matching.slice(0, limit);
-      const remaining = matching.length - entries.length;
-      const last = entries.at(-1)?.name;
-      if (entries.length === 0) return { text: '(no entries)', data: { ok: true, entries: [] } };
-      const rows = entries.map((entry) => {
+      const asked = matching.slice(0, limit);
+      if (asked.length === 0) return { text: '(no entries)', data: { ok: true, entries: [] } };
+      const allRows = asked.map((entry) => {
         const size =
           entry.kind === 'text'
             ? `${formatCount(entry.chars)} chars, ${formatCount(entry.lines)} lines`
@@ -61,6 +61,17 @@ export function createListTool(
           .join(', ');
         return `${entry.name} — ${size}, written ${age(now() - entry.updatedAt)} ago${flags ? `, ${flags}` : ''}`;
       });
+      // Within the answer cap: the rows that fit, leaving room for the header and the line that continues.
+      const rows: string[] = [];
+      let size = ANSWER_FRAME_BYTES;
+      for (const row of allRows) {
+        size += Buffer.byteLength(row) + 1;
+        if (size > cap && rows.length > 0) break;
+        rows.push(row);
+      }
+      const entries = asked.slice(0, rows.length);
+      const remaining = matching.length - entries.length;
+      const last = entries.at(-1)?.name;
       const more =
         remaining > 0 && last !== undefined
           ? `\n… ${formatCount(remaining)} more: call ${TOOL_NAMES.list} with after: ${JSON.stringify(last)} to continue.`

@@ -1,11 +1,14 @@
 import { z } from 'zod';
 import { ScratchpadError } from '../../core/errors.js';
+import { formatBytes } from '../../core/format.js';
 import { parseLineRange } from '../../core/line-range.js';
 import type { ReadSlice } from '../../core/slice.js';
 import type { EntryRef } from '../../scratchpad/types.js';
 import { readForReply } from '../read-for-reply.js';
 import { defineTool, type ScratchpadTool } from '../tool.js';
 import { TOOL_NAMES } from '../tool-names.js';
+import { grepWithinCap } from './capped-grep.js';
+import { readWithinCap } from './capped-read.js';
 import { renderGrep, renderRead } from './render.js';
 
 /** Characters returned when no slice is given. */
@@ -59,9 +62,22 @@ const parameters = z.object({
 
 type ReadInput = z.infer<typeof parameters>;
 
+/** Options for {@link createReadTool}. */
+export interface ReadToolOptions {
+  /** Characters returned when no slice is given (default {@link DEFAULT_READ_LIMIT}). */
+  defaultLimit?: number;
+  /**
+   * Most bytes one answer carries: a larger slice is cut (whole lines for a line range) and the answer names the
+   * call that continues; a longer grep answer keeps the first matches that fit. Absent: a read returns what was
+   * asked, bounded only by the context's `maxReplyBytes` (the `default` preset sets 32 KB).
+   */
+  maxAnswerBytes?: number;
+}
+
 /** `scratchpad_read`: any slice of an entry (offset/limit, lines, head, tail, regex with context). */
-export function createReadTool(options: { defaultLimit?: number } = {}): ScratchpadTool<ReadInput> {
+export function createReadTool(options: ReadToolOptions = {}): ScratchpadTool<ReadInput> {
   const defaultLimit = options.defaultLimit ?? DEFAULT_READ_LIMIT;
+  const cap = options.maxAnswerBytes;
   return defineTool({
     name: TOOL_NAMES.read,
     description:
@@ -80,13 +96,37 @@ export function createReadTool(options: { defaultLimit?: number } = {}): Scratch
           ...(input.max_matches === undefined ? {} : { maxMatches: input.max_matches }),
           ...(input.context === undefined ? {} : { context: input.context }),
         });
+        const shown = cap === undefined ? result : grepWithinCap(result, cap);
         return {
-          text: renderGrep(result, TOOL_NAMES.read),
+          text: renderGrep(shown, TOOL_NAMES.read),
           data: {
             ok: true,
             name: result.entry.name,
             total: result.total,
-            matches: result.matches.map((match) => ({ line: match.line, text: match.text })),
+            matches: shown.matches.map((match) => ({ line: match.line, text: match.text })),
+          },
+        };
+      }
+      if (cap !== undefined) {
+        const { result, next } = await readWithinCap(
+          context,
+          ref,
+          toSlice(input, defaultLimit),
+          input.encoding ? { encoding: input.encoding } : {},
+          cap,
+        );
+        const call = next && `${TOOL_NAMES.read} ${JSON.stringify({ ...refArguments(ref), ...next })}`;
+        return {
+          text: call
+            ? `${renderRead({ ...result, complete: true }, TOOL_NAMES.read)}\n[cut to fit one answer (${formatBytes(cap)}); the rest of what you asked for: ${call}]`
+            : renderRead(result, TOOL_NAMES.read),
+          data: {
+            ok: true,
+            name: result.entry.name,
+            start: result.location.start,
+            end: result.location.end,
+            total: result.location.total,
+            ...(next ? { next } : {}),
           },
         };
       }
@@ -95,8 +135,7 @@ export function createReadTool(options: { defaultLimit?: number } = {}): Scratch
         ref,
         toSlice(input, defaultLimit),
         input.encoding ? { encoding: input.encoding } : {},
-        (offset, limit) =>
-          `${TOOL_NAMES.read} ${JSON.stringify({ ...(typeof ref === 'string' ? { name: ref } : ref), offset, limit })}`,
+        (offset, limit) => `${TOOL_NAMES.read} ${JSON.stringify({ ...refArguments(ref), offset, limit })}`,
       );
       return {
         text: renderRead(result, TOOL_NAMES.read),
@@ -110,6 +149,11 @@ export function createReadTool(options: { defaultLimit?: number } = {}): Scratch
       };
     },
   });
+}
+
+/** The arguments that name the entry in a call the answer suggests. */
+function refArguments(ref: EntryRef): { name: string } | { id: string } {
+  return typeof ref === 'string' ? { name: ref } : { id: ref.id };
 }
 
 function entryRef(input: ReadInput): EntryRef {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { indexingMessage } from '../../scratchpad/search/indexing-message.js';
 import { defineTool, type ScratchpadTool } from '../tool.js';
 import { TOOL_NAMES } from '../tool-names.js';
+import { ANSWER_FRAME_BYTES } from './capped-read.js';
 
 const parameters = z.object({
   query: z.string().describe('Words to look for (ranked full-text search, not a regex).'),
@@ -9,7 +10,10 @@ const parameters = z.object({
 });
 
 /** `scratchpad_search`: ranked full-text search across the session's entries. */
-export function createSearchTool(): ScratchpadTool<z.infer<typeof parameters>> {
+export function createSearchTool(
+  options: { maxAnswerBytes?: number } = {},
+): ScratchpadTool<z.infer<typeof parameters>> {
+  const cap = options.maxAnswerBytes ?? Number.POSITIVE_INFINITY;
   return defineTool({
     name: TOOL_NAMES.search,
     description:
@@ -17,7 +21,14 @@ export function createSearchTool(): ScratchpadTool<z.infer<typeof parameters>> {
       `then read the entry with ${TOOL_NAMES.read} (regex finds the exact lines).`,
     parameters,
     async execute(input, { session }) {
-      const { hits, indexing } = await session.search(input.query, { limit: input.limit ?? 10 });
+      const found = await session.search(input.query, { limit: input.limit ?? 10 });
+      const { indexing } = found;
+      // Within the answer cap: the best hits that fit (a snippet is short, so this bites only on a tiny cap).
+      let size = ANSWER_FRAME_BYTES;
+      const hits = found.hits.filter((hit, index) => {
+        size += Buffer.byteLength(`${index + 1}. ${hit.entry.name} — ${hit.snippet}\n`);
+        return index === 0 || size <= cap;
+      });
       const progress = indexing ? { indexing } : {};
       const note = indexing ? `\n${indexingMessage(indexing)}` : '';
       if (hits.length === 0)
