@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import RE2 from 're2';
 import { describe, expect, it } from 'vitest';
-import { requiredLiterals } from './required-literals.js';
+import { literalAlternatives, requiredLiterals } from './required-literals.js';
 
 describe('requiredLiterals', () => {
   it('finds what every match must contain', () => {
@@ -89,5 +89,71 @@ describe('requiredLiterals', () => {
       }),
       { numRuns: 20_000 },
     );
+  });
+});
+
+describe('literalAlternatives', () => {
+  it('lists every string a pattern of literals matches, and nothing for anything else', () => {
+    expect(literalAlternatives('timeout|declined')).toEqual(['timeout', 'declined']);
+    expect(literalAlternatives('ERROR code=(22|39)')).toEqual(['ERROR code=22', 'ERROR code=39']);
+    expect(literalAlternatives('a\\.b|(?:c)')).toEqual(['a.b', 'c']);
+    for (const pattern of [
+      '^ERROR',
+      'ERROR$',
+      '\\bERROR',
+      'a|',
+      'ab?',
+      'a.c',
+      'a\\d',
+      '[ab]',
+      'a{2}',
+      'a\\nb',
+    ])
+      expect(literalAlternatives(pattern), pattern).toBeUndefined();
+  });
+
+  it('property: on every line, RE2 matches exactly where the first of the strings is', () => {
+    const atom = fc.constantFrom(
+      'a',
+      'b',
+      'ab',
+      'é',
+      '🌍',
+      '=',
+      '.',
+      '\\d',
+      '[ab]',
+      '^',
+      '$',
+      '\\b',
+      '\\.',
+      '(a|bc)',
+      '(ab|)',
+    );
+    const quantifier = fc.constantFrom('', '', '', '', '?', '*', '+', '{2}');
+    const branch = fc
+      .array(fc.tuple(atom, quantifier), { minLength: 1, maxLength: 4 })
+      .map((parts) => parts.map(([a, q]) => (/^[\^$]$|\\b$/.test(a) ? a : a + q)).join(''));
+    const patterns = fc.array(branch, { minLength: 1, maxLength: 3 }).map((branches) => branches.join('|'));
+    const texts = fc.stringMatching(/^[abc =.é🌍\n]{0,60}$/u);
+    let exact = 0;
+    fc.assert(
+      fc.property(patterns, texts, (pattern, text) => {
+        const strings = literalAlternatives(pattern);
+        if (strings === undefined) return;
+        exact++;
+        const regex = new RE2(pattern, 'm');
+        for (const line of text.split('\n')) {
+          const match = regex.exec(line);
+          const firsts = strings.map((string) => line.indexOf(string)).filter((at) => at !== -1);
+          expect(match?.index ?? -1, `${pattern} on ${JSON.stringify(line)}`).toBe(
+            firsts.length === 0 ? -1 : Math.min(...firsts),
+          );
+        }
+      }),
+      { numRuns: 5_000 },
+    );
+    // The property is not vacuous: a good share of the patterns are plain literals.
+    expect(exact).toBeGreaterThan(100);
   });
 });

@@ -45,6 +45,25 @@ export function requiredLiterals(pattern: string, ignoreCase: boolean): string[]
   }
 }
 
+/**
+ * Every string `pattern` (case-sensitive, RE2 syntax) can match, when that is a small set of non-empty strings
+ * without a newline and the pattern asserts nothing about where they are (no `^ $ \b \B \A \z`): `timeout|declined`,
+ * `ERROR code=(22|39)`. A line then matches exactly when it contains one of them, and the leftmost match starts at
+ * the first occurrence of any, so grep needs no regex at all. Undefined otherwise (property-tested against RE2).
+ */
+export function literalAlternatives(pattern: string): string[] | undefined {
+  try {
+    const parser = new Parser([...pattern], false);
+    const exact = parser.alternation().exact;
+    if (!parser.done() || parser.asserts || exact === null || exact.length === 0) return undefined;
+    if (exact.some((text) => text.length === 0 || text.includes('\n'))) return undefined;
+    return exact;
+  } catch (error) {
+    if (error instanceof Unsupported) return undefined;
+    throw error;
+  }
+}
+
 /** The requirement a piece gives: its own, or its exact strings when none of them is empty. */
 function requirementOf(facts: Facts): string[] | null {
   const candidates = [facts.required, facts.exact].filter(
@@ -68,6 +87,8 @@ function score(set: readonly string[]): number {
 }
 
 class Parser {
+  /** True once the pattern used an assertion (`^ $ \b \B \A \z`), which exact strings do not express. */
+  asserts = false;
   #at = 0;
   readonly #chars: string[];
   readonly #ignoreCase: boolean;
@@ -188,6 +209,7 @@ class Parser {
         return ANY;
       case '^':
       case '$':
+        this.asserts = true;
         return EMPTY;
       case '\\':
         return this.#escape();
@@ -209,7 +231,10 @@ class Parser {
     const next = this.#chars[this.#at++];
     if (next === undefined) throw new Unsupported();
     if ('dDwWsS'.includes(next)) return ANY;
-    if ('bBAz'.includes(next)) return EMPTY;
+    if ('bBAz'.includes(next)) {
+      this.asserts = true;
+      return EMPTY;
+    }
     const controls: Record<string, string> = { n: '\n', t: '\t', r: '\r', f: '\f', v: '\v' };
     if (controls[next] !== undefined) return this.#literal(controls[next]);
     if (/^[\x21-\x2f\x3a-\x40\x5b-\x60\x7b-\x7e]$/.test(next)) return this.#literal(next);

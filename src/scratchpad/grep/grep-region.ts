@@ -1,5 +1,5 @@
 import { type CompiledPattern, compilePattern, findMatch, findMatchingLine } from '../../core/regex.js';
-import { requiredLiterals } from '../../core/required-literals.js';
+import { literalAlternatives, requiredLiterals } from '../../core/required-literals.js';
 
 /** What {@link LineSearcher.find} is asked for. */
 export interface RegionQuery {
@@ -24,7 +24,8 @@ export interface RegionMatches {
 /**
  * Finds the lines of a region that match a grep pattern, one result per line. A line-local RE2 pattern with
  * required literals (`requiredLiterals`) is searched by scanning for the literals with `Buffer.indexOf` and
- * running RE2 on the lines that hold one only; other patterns run RE2 over the region.
+ * running RE2 on the lines that hold one only, and a pattern that is only alternative literals
+ * (`literalAlternatives`, e.g. `timeout|declined`) without RE2 at all; other patterns run RE2 over the region.
  * Pure and synchronous; it runs in the grep worker.
  */
 export class LineSearcher {
@@ -33,6 +34,8 @@ export class LineSearcher {
   readonly pattern: CompiledPattern;
   /** Byte strings one of which every match contains; empty when there is no prefilter. */
   readonly needles: Buffer[];
+  /** The needles are every string the pattern matches (`literalAlternatives`): no RE2 on the lines at all. */
+  readonly exact: boolean;
   #probes: NeedleProbe[] = [];
 
   constructor(source: string, ignoreCase: boolean) {
@@ -43,10 +46,16 @@ export class LineSearcher {
       this.pattern.kind === 're2' && this.pattern.lineLocal
         ? requiredLiterals(source, ignoreCase)
         : undefined;
-    this.needles = (literals ?? [])
+    const alternatives =
+      this.pattern.kind === 're2' && this.pattern.lineLocal && !ignoreCase
+        ? literalAlternatives(source)
+        : undefined;
+    this.exact = alternatives !== undefined;
+    const needles = alternatives ?? literals ?? [];
+    this.needles = needles
       .filter((literal) => !literal.includes('\n'))
       .map((literal) => Buffer.from(literal, 'utf8'));
-    if (this.needles.length !== (literals?.length ?? 0)) this.needles = [];
+    if (this.needles.length !== needles.length) this.needles = [];
   }
 
   /** The matching lines of the region `buffer[0, query.end)`. */
@@ -95,8 +104,15 @@ export class LineSearcher {
         if (at !== -1 && (hit === -1 || at < hit)) hit = at;
       }
       if (hit === -1) break;
-      const lineStart = hit === 0 ? 0 : Math.max(position, buffer.lastIndexOf(10, hit - 1) + 1);
       const lineEnd = lineEndAt(buffer, hit, end);
+      if (this.exact) {
+        // The first needle on the line is where the leftmost match starts.
+        if (found.length < exact) found.push(hit);
+        else more++;
+        position = lineEnd + 1;
+        continue;
+      }
+      const lineStart = hit === 0 ? 0 : Math.max(position, buffer.lastIndexOf(10, hit - 1) + 1);
       const line = buffer.subarray(lineStart, lineEnd);
       regex.lastIndex = 0;
       if (found.length < exact) {
