@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { ScratchpadError } from '../core/errors.js';
 import { assertValidSession } from '../core/names.js';
+import { loadStoreDefaults, type StoreDefaults } from '../runtime/config/store-defaults.js';
 import { createScratchpad, type Scratchpad } from '../scratchpad/scratchpad.js';
 import { defaultDatabasePath, openStore } from '../stores/open-store.js';
 
@@ -45,6 +46,12 @@ export function createCliContext(
 ): CliContext {
   let opened: Promise<Scratchpad> | undefined;
   let exitCode = 0;
+  let defaults: StoreDefaults | undefined;
+  // Read once, when a command first needs them (a broken config.toml fails the commands that use the store).
+  const storeDefaults = (): StoreDefaults => {
+    defaults ??= loadStoreDefaults(io.env);
+    return defaults;
+  };
   const options = (): GlobalOptions => {
     const raw = program.opts<{
       db?: string;
@@ -56,7 +63,10 @@ export function createCliContext(
     return {
       ...(raw.db ? { db: raw.db } : {}),
       ...(raw.store ? { store: raw.store } : {}),
-      session: assertValidSession(raw.session ?? 'default'),
+      // A flag wins over its environment variable, which wins over config.toml's [store] session.
+      session: assertValidSession(
+        raw.session ?? (io.env.SCRATCHPAD_SESSION || undefined) ?? storeDefaults().session ?? 'default',
+      ),
       json: raw.json ?? false,
       redact: raw.redact !== false && io.env.SCRATCHPAD_REDACT !== 'off',
     };
@@ -80,9 +90,16 @@ export function createCliContext(
     },
     ...io,
     scratchpad() {
-      opened ??= openStore(storeUrl()).then((driver) =>
-        createScratchpad({ driver, ...(options().redact ? {} : { redaction: false as const }) }),
-      );
+      opened ??= (async () => {
+        const { defaultTtlSeconds, maxStoreBytes, maxSessionBytes } = storeDefaults();
+        const config = {
+          ...(defaultTtlSeconds === undefined ? {} : { defaultTtlMs: defaultTtlSeconds * 1000 }),
+          ...(maxStoreBytes === undefined ? {} : { maxStoreBytes }),
+          ...(maxSessionBytes === undefined ? {} : { maxSessionBytes }),
+          ...(options().redact ? {} : { redaction: false as const }),
+        };
+        return createScratchpad({ driver: await openStore(storeUrl()), ...config });
+      })();
       return opened;
     },
     storeUrl,

@@ -61,7 +61,10 @@ export async function runCli(argv: string[], io: CliIo, extra: CommandRegistrar[
       '--store <url>',
       'store: sqlite:PATH, fs:DIR, postgres://USER@HOST/DB, memory: (env SCRATCHPAD_STORE)',
     )
-    .option('--session <id>', 'session id (env SCRATCHPAD_SESSION)', io.env.SCRATCHPAD_SESSION ?? 'default')
+    .option(
+      '--session <id>',
+      'session id (env SCRATCHPAD_SESSION, then config.toml [store] session; default "default")',
+    )
     .option('--json', 'machine-readable output')
     .option(
       '--no-redact',

@@ -1,9 +1,9 @@
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { parse, TomlError } from 'smol-toml';
 import { ScratchpadError } from '../../core/errors.js';
 import { parseHybridSettings } from './parse-hybrid-settings.js';
 import { parseJudgeSettings } from './parse-judge-settings.js';
 import { parseSandboxSettings } from './parse-sandbox-settings.js';
+import { parseToml } from './parse-toml.js';
 import {
   DEFAULT_FAST_TIER,
   DEFAULT_MODELS,
@@ -39,22 +39,7 @@ const MODES: readonly RuntimeMode[] = ['local', 'online', 'hybrid'];
  * names the file and line. A missing `fast` section gets the default (Ollama `qwen3:8b`, think off).
  */
 export function parseRuntimeConfig(text: string, path: string): RuntimeConfig {
-  let raw: Record<string, unknown>;
-  try {
-    raw = parse(text) as Record<string, unknown>;
-  } catch (error) {
-    if (!(error instanceof TomlError)) throw error;
-    const firstLine = error.message.split('\n')[0] ?? error.message;
-    throw new ScratchpadError(
-      'CONFIG_INVALID',
-      `${path}:${error.line}:${error.column}: invalid TOML: ${firstLine}`,
-      {
-        hint: 'Fix the syntax at that line (TOML: key = "value", [section] headers), or move the file away to use the defaults.',
-        details: { path, line: error.line, column: error.column },
-        cause: error,
-      },
-    );
-  }
+  const raw = parseToml(text, path);
   const problem = (keyPath: string[], message: string, hint: string): ScratchpadError => {
     const line = tomlKeyLine(text, keyPath);
     return new ScratchpadError('CONFIG_INVALID', `${path}${line ? `:${line}` : ''}: ${message}`, {
