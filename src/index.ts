@@ -87,6 +87,7 @@ export type {
   DriverSearchRequest,
   DriverSearchResult,
   IndexingProgress,
+  ListPosition,
   ListQuery,
   StoreDriver,
   StoreTotals,

@@ -144,7 +144,7 @@ class Pair {
   /** Every file and directory our store holds, in the same form. */
   async ourPaths(): Promise<string[]> {
     const directory = new MemoryDirectory(this.session);
-    const entries = await this.session.list({ prefix: directory.layout.prefix });
+    const { entries } = await this.session.list({ prefix: directory.layout.prefix });
     return entries
       .flatMap((entry) => {
         const node = directory.layout.nodeOf(entry);

@@ -78,9 +78,11 @@ describe('scratchpad CLI', () => {
       'plan\t1. fix the [lexer] 2. test the [lexer]\n',
     );
     const json = JSON.parse(run(['--json', 'list'], undefined, env).stdout);
-    expect(json).toEqual([
-      expect.objectContaining({ name: 'plan', session: 'work', pinned: true, version: 2, lines: 2 }),
-    ]);
+    expect(json).toEqual({
+      entries: [
+        expect.objectContaining({ name: 'plan', session: 'work', pinned: true, version: 2, lines: 2 }),
+      ],
+    });
     run(['write', 'temp', '--ttl', '1'], 'gone soon', env);
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1100); // let the one-second TTL pass
     // The plan's version before the edit (36 B) and the expired entry stay readable for readers a while.

@@ -161,7 +161,7 @@ describe.each(Object.keys(BACKENDS))('a server bound to session A never shows se
         // B is untouched.
         expect((await scratchpad.get('B', 'secret')).version).toBe(1);
         expect((await scratchpad.read('B', 'secret')).content).toBe(`${SECRET}\nline 2`);
-        expect((await scratchpad.list('B')).map((entry) => entry.name).sort()).toEqual([
+        expect((await scratchpad.list('B')).entries.map((entry) => entry.name).sort()).toEqual([
           HIDDEN_NAME,
           'secret',
         ]);

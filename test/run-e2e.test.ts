@@ -159,7 +159,7 @@ describe('scratchpad run, end to end against fake providers', () => {
         env: env({}),
         cwd: workdir,
       });
-      const [entry] = JSON.parse(listed.stdout);
+      const [entry] = JSON.parse(listed.stdout).entries;
       expect(entry.expiresAt - entry.createdAt).toBe(3_600_000);
     } finally {
       await server.close();

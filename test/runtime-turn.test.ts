@@ -363,10 +363,10 @@ describe('the turn log and the lifetime of offloaded entries', () => {
       query: `fetch ${url}`,
       model: createScriptedModel([{ toolCalls: [{ name: 'web_fetch', arguments: { url } }] }, 'done']),
     });
-    const [entry] = await scratchpad.list('default');
+    const [entry] = (await scratchpad.list('default')).entries;
     expect(entry?.expiresAt).toBe(clock + 3_600_000);
     clock += 3_600_000 + 1000;
     await runTurn({ ...common, query: 'hello', model: createScriptedModel(['hi']) });
-    expect(await scratchpad.list('default')).toEqual([]);
+    expect((await scratchpad.list('default')).entries).toEqual([]);
   });
 });

@@ -9,6 +9,10 @@ const FLAGS: ReadonlyArray<[RegExp, string]> = [
   [/\bmode "append"/g, '--append'],
   [/\bmode "replace"/g, 'a plain write'],
   [/\bwith kind "binary"( \(or "auto"\))?/g, 'with --kind binary'],
+  [/\borderBy\b/g, '--order'],
+  [/\bthe nextCursor of the previous page\b/g, 'the cursor the previous page printed'],
+  [/\bleave the cursor out\b/g, 'leave --cursor out'],
+  [/^limit must be\b/g, '--limit must be'],
 ];
 
 function reword(text: string): string {

@@ -22,7 +22,7 @@ export class EntryPresence {
   check(): Promise<boolean> {
     this.#checking ??= this.#session
       .list({ limit: 1 })
-      .then((entries) => {
+      .then(({ entries }) => {
         const present = entries.length > 0;
         const changed = this.#present !== undefined && this.#present !== present;
         this.#present = present;

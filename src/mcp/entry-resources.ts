@@ -11,7 +11,6 @@ import { ScratchpadError } from '../core/errors.js';
 import { formatBytes } from '../core/format.js';
 import { errorPayload, formatError } from '../core/format-error.js';
 import type { SessionScratchpad } from '../scratchpad/session-scratchpad.js';
-import { decodeCursor, encodeCursor } from './entry-cursor.js';
 import { ENTRY_URI_SCHEME, entryUri, entryUriTemplate, parseEntryUri } from './entry-uri.js';
 
 /** Entries listed per `resources/list` page. */
@@ -39,15 +38,21 @@ export class EntryResources {
     return uri.startsWith(`${ENTRY_URI_SCHEME}://`);
   }
 
-  /** One page of the session's entries, by name; the cursor names the last entry of the previous page. */
+  /**
+   * One page of the session's entries, by name. The cursor is the library's listing cursor (opaque, keyset: no
+   * entry is repeated or skipped as entries change between pages); one it did not make is `InvalidParams`.
+   */
   async list(cursor: string | undefined): Promise<ListResourcesResult> {
-    const after = cursor === undefined ? undefined : decodeCursor(cursor);
-    const entries = (await this.#session.list()).filter((entry) => after === undefined || entry.name > after);
-    const page = entries.slice(0, RESOURCE_PAGE_SIZE);
-    const last = page.at(-1);
+    const page = await this.#session
+      .list({ limit: RESOURCE_PAGE_SIZE, ...(cursor === undefined ? {} : { cursor }) })
+      .catch((error: unknown) => {
+        if (ScratchpadError.hasCode(error, 'INVALID_ARGUMENT'))
+          throw new McpError(ErrorCode.InvalidParams, formatError(error));
+        throw error;
+      });
     return {
-      resources: page.map((entry) => this.#describe(entry)),
-      ...(entries.length > RESOURCE_PAGE_SIZE && last ? { nextCursor: encodeCursor(last.name) } : {}),
+      resources: page.entries.map((entry) => this.#describe(entry)),
+      ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }),
     };
   }
 
@@ -102,12 +107,11 @@ export class EntryResources {
   ): Promise<CompleteResult | undefined> {
     if (ref.type !== 'ref/resource' || ref.uri !== entryUriTemplate(this.#session.id)) return undefined;
     if (argument.name !== 'name') return { completion: { values: [] } };
-    const names = (await this.#session.list({ prefix: argument.value })).map((entry) => entry.name);
+    const page = await this.#session.list({ prefix: argument.value, limit: COMPLETION_LIMIT });
     return {
       completion: {
-        values: names.slice(0, COMPLETION_LIMIT),
-        total: names.length,
-        hasMore: names.length > COMPLETION_LIMIT,
+        values: page.entries.map((entry) => entry.name),
+        hasMore: page.nextCursor !== undefined,
       },
     };
   }

@@ -1,3 +1,4 @@
+import { collectAsync } from '../core/collect-async.js';
 import { type Entry, type EntryRecord, type SessionInfo, toEntry } from '../core/entry.js';
 import { ScratchpadError } from '../core/errors.js';
 import { formatBytes } from '../core/format.js';
@@ -11,7 +12,13 @@ import { expiry, isExpired } from './entry-expiry.js';
 import { contextBlocks, describeGrep } from './grep/grep-blocks.js';
 import { type GrepOptions, prepareGrep, scanLines } from './grep/grep-scan.js';
 import { assertNotLeased, keepLease, LEASE_CHANGE, type Lease, leaseOf, validateHolder } from './leases.js';
-import { type ListOptions, validateListOptions } from './listing/list-options.js';
+import { encodeListCursor } from './listing/list-cursor.js';
+import {
+  type ListFilter,
+  type ListOptions,
+  type ListPage,
+  resolveListOptions,
+} from './listing/list-options.js';
 import { liveSessions, liveTotals } from './listing/live-totals.js';
 import { assertText } from './reading/assert-text.js';
 import { byteSpan, locateSpan } from './reading/byte-span.js';
@@ -354,24 +361,50 @@ export class Scratchpad {
 
   // ── listing, sessions, lifecycle ────────────────────────────────────────────────────────────────────────
 
-  /** Live entries of a session, by name (or by `orderBy`). */
-  async list(session: string, options: ListOptions = {}): Promise<Entry[]> {
+  /**
+   * One page of a session's live entries, by name (or by `orderBy`): at most `limit` (default 1,000), after the
+   * entry `cursor` names. `nextCursor` is present when more follow. Pages are keyset pages: an entry that exists
+   * the whole time is listed exactly once, whatever is written or deleted between pages (in `updatedAt` order an
+   * entry rewritten meanwhile moves to the end, so it can come again there).
+   */
+  async list(session: string, options: ListOptions = {}): Promise<ListPage> {
     assertValidSession(session);
-    validateListOptions(options);
-    const now = this.#context.now();
+    const resolved = resolveListOptions(options);
     const records = await this.driver.doListEntries({
       session,
-      ...(options.turn === undefined ? {} : { turn: options.turn }),
-      ...(options.prefix === undefined ? {} : { prefix: options.prefix }),
-      ...(options.limit === undefined ? {} : { limit: options.limit }),
-      ...(options.orderBy === undefined ? {} : { orderBy: options.orderBy }),
+      liveAt: this.#context.now(),
+      orderBy: resolved.orderBy,
+      limit: resolved.limit + 1,
+      ...(resolved.turn === undefined ? {} : { turn: resolved.turn }),
+      ...(resolved.prefix === undefined ? {} : { prefix: resolved.prefix }),
+      ...(resolved.after === undefined ? {} : { after: resolved.after }),
     });
-    return records.filter((record) => !isExpired(record, now)).map(toEntry);
+    const page = records.slice(0, resolved.limit);
+    const last = page.at(-1);
+    return records.length > resolved.limit && last
+      ? { entries: page.map(toEntry), nextCursor: encodeListCursor(resolved.orderBy, last) }
+      : { entries: page.map(toEntry) };
   }
 
-  /** Live entries written during one turn (seed 000: the planner shows the model only its own turn). */
+  /**
+   * Every live entry of a session that `filter` selects, page by page (1,000 at a time), for callers that need
+   * them all; with the same guarantees as {@link list} pages.
+   */
+  async *entries(session: string, filter: ListFilter = {}): AsyncGenerator<Entry, void, undefined> {
+    let cursor: string | undefined;
+    do {
+      const page: ListPage = await this.list(session, {
+        ...filter,
+        ...(cursor === undefined ? {} : { cursor }),
+      });
+      yield* page.entries;
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
+  }
+
+  /** Live entries written during one turn, oldest first (seed 000: the planner shows the model only its own turn). */
   listForTurn(session: string, turn: string): Promise<Entry[]> {
-    return this.list(session, { turn, orderBy: 'createdAt' });
+    return collectAsync(this.entries(session, { turn, orderBy: 'createdAt' }));
   }
 
   /** Ranked full-text search over a session's text entries (FTS5 BM25 on SQLite, a scan elsewhere). */
@@ -521,7 +554,7 @@ export class Scratchpad {
     expired: EntryRecord | undefined,
   ): Promise<ScratchpadError> {
     const label = typeof ref === 'string' ? `"${ref}"` : `with id ${ref.id}`;
-    const names = (await this.list(session, { limit: 21 })).map((entry) => entry.name);
+    const names = (await this.list(session, { limit: 21 })).entries.map((entry) => entry.name);
     const listed =
       names.length === 0
         ? 'The session has no entries.'

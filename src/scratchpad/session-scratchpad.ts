@@ -10,7 +10,9 @@ import type {
   EditResult,
   EntryRef,
   GrepResult,
+  ListFilter,
   ListOptions,
+  ListPage,
   ReadOptions,
   ReadResult,
   SearchResult,
@@ -97,8 +99,18 @@ export class SessionScratchpad {
   find(ref: EntryRef): Promise<Entry | undefined> {
     return this.scratchpad.find(this.id, ref);
   }
-  list(options?: ListOptions): Promise<Entry[]> {
+  /** One page of the session's live entries (see {@link Scratchpad.list}). */
+  list(options?: ListOptions): Promise<ListPage> {
     return this.scratchpad.list(this.id, options);
+  }
+  /** Every live entry `filter` selects, a page at a time (see {@link Scratchpad.entries}). */
+  async *entries(filter: ListFilter = {}): AsyncGenerator<Entry, void, undefined> {
+    let cursor: string | undefined;
+    do {
+      const page: ListPage = await this.list({ ...filter, ...(cursor === undefined ? {} : { cursor }) });
+      yield* page.entries;
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
   }
   listForTurn(turn: string): Promise<Entry[]> {
     return this.scratchpad.listForTurn(this.id, turn);
@@ -164,7 +176,7 @@ class SessionView extends SessionScratchpad {
     const entry = await super.find(ref);
     return entry && this.#inside(entry.name) ? entry : undefined;
   }
-  override list(options?: ListOptions): Promise<Entry[]> {
+  override list(options?: ListOptions): Promise<ListPage> {
     const asked = options?.prefix ?? '';
     // The narrower of the two prefixes; one outside the window lists nothing.
     const prefix = asked.startsWith(this.#prefix)
@@ -172,7 +184,7 @@ class SessionView extends SessionScratchpad {
       : this.#prefix.startsWith(asked)
         ? this.#prefix
         : null;
-    if (prefix === null) return Promise.resolve([]);
+    if (prefix === null) return Promise.resolve({ entries: [] });
     return super.list({ ...options, prefix });
   }
   override async listForTurn(turn: string): Promise<Entry[]> {

@@ -4,7 +4,7 @@ import type { SliceLocation } from '../core/location.js';
 import type { IndexingProgress } from '../stores/driver.js';
 import type { GrepMatch } from './grep/grep-scan.js';
 
-export type { ListOptions, ListOrder } from './listing/list-options.js';
+export type { ListFilter, ListOptions, ListOrder, ListPage } from './listing/list-options.js';
 
 /** An entry is addressed by name within its session, or by its id. */
 export type EntryRef = string | { id: string };

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ChunkInfo } from '../core/chunk.js';
 import type { EntryRecord, SessionInfo } from '../core/entry.js';
-import type { ListQuery, SweepResult } from './driver.js';
+import type { ListPosition, ListQuery, SweepResult } from './driver.js';
 
 /** Shared helpers for driver implementations (not part of the public API). */
 
@@ -47,7 +47,37 @@ export function matchesQuery(record: EntryRecord, query: ListQuery): boolean {
   if (query.prefix !== undefined && !record.name.startsWith(query.prefix)) return false;
   if (query.expiredAt !== undefined && (record.expiresAt === null || record.expiresAt > query.expiredAt))
     return false;
+  if (
+    query.liveAt !== undefined &&
+    !record.pinned &&
+    record.expiresAt !== null &&
+    record.expiresAt <= query.liveAt
+  )
+    return false;
+  if (query.after !== undefined && !comesAfter(record, query.orderBy ?? 'name', query.after)) return false;
   return true;
+}
+
+/** True when `record` lists after `position` in `orderBy` (the keyset condition every driver applies). */
+export function comesAfter(
+  record: EntryRecord,
+  orderBy: NonNullable<ListQuery['orderBy']>,
+  position: ListPosition,
+): boolean {
+  if (orderBy !== 'name') {
+    const at = position.at ?? Number.NEGATIVE_INFINITY;
+    if (record[orderBy] !== at) return record[orderBy] > at;
+  }
+  return record.name > position.name;
+}
+
+/**
+ * The smallest string above every string that starts with `prefix` (`undefined` for ""), so a prefix filter can
+ * be an index range `name >= prefix AND name < upper`. Names are ASCII, so code-unit and byte order agree.
+ */
+export function prefixUpperBound(prefix: string): string | undefined {
+  if (prefix.length === 0) return undefined;
+  return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
 }
 
 /** Sorts by the list order; ties break on session then name so every backend lists identically. */

@@ -178,6 +178,19 @@ export interface ListQuery {
   /** Default `name`. `updatedAt` lists oldest first. */
   orderBy?: 'name' | 'createdAt' | 'updatedAt';
   limit?: number;
+  /** Only entries alive at this time: pinned, without expiry, or expiring after it. */
+  liveAt?: number;
+  /**
+   * Keyset pagination within one session (`session` is set): only entries that come after this position in
+   * `orderBy`, i.e. `name > after.name` for `name`, `(time, name) > (after.at, after.name)` for the time orders.
+   */
+  after?: ListPosition;
+}
+
+/** A place in a session's listing: the last entry of the previous page (`at` is its time for the time orders). */
+export interface ListPosition {
+  name: string;
+  at?: number;
 }
 
 /** Totals over a store. */

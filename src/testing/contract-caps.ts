@@ -9,7 +9,7 @@ import { expectCode } from './expect-code.js';
  */
 export function capsContract({ open, test, tick }: ContractHarness): void {
   const names = async (pad: ReturnType<ContractHarness['open']>, session: string) =>
-    (await pad.list(session)).map((entry) => entry.name);
+    (await pad.list(session)).entries.map((entry) => entry.name);
 
   test('a write that cannot fit evicts nothing and fails naming what uses the space', async () => {
     const pad = open({ maxStoreBytes: 2000 });

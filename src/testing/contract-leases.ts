@@ -77,8 +77,8 @@ export function leaseContract({ open, test, tick, now }: ContractHarness): void 
     await parent.write('research.b', 'beta findings');
     const secret = await parent.write('private.notes', 'not for the child');
     const view = parent.view({ prefix: 'research.' });
-    expect((await view.list()).map((entry) => entry.name)).toEqual(['research.a', 'research.b']);
-    expect(await view.list({ prefix: 'private.' })).toEqual([]);
+    expect((await view.list()).entries.map((entry) => entry.name)).toEqual(['research.a', 'research.b']);
+    expect(await view.list({ prefix: 'private.' })).toEqual({ entries: [] });
     expect((await view.read('research.a')).content).toBe('alpha findings');
     expect((await view.grep('research.b', { pattern: 'beta' })).total).toBe(1);
     await expectCode(view.read('private.notes'), 'ENTRY_NOT_FOUND');
@@ -98,9 +98,8 @@ export function leaseContract({ open, test, tick, now }: ContractHarness): void 
     await writable.write('child.out', 'result');
     await expectCode(writable.write('research.a', 'x'), 'READ_ONLY');
     expect((await parent.read('child.out')).content).toBe('result');
-    expect((await view.view({ prefix: '', readOnly: false }).list()).map((entry) => entry.name)).toEqual([
-      'research.a',
-      'research.b',
-    ]);
+    expect(
+      (await view.view({ prefix: '', readOnly: false }).list()).entries.map((entry) => entry.name),
+    ).toEqual(['research.a', 'research.b']);
   });
 }

@@ -25,7 +25,7 @@ export function lifecycleContract({ open, test, tick, now }: ContractHarness): v
     tick(1000);
     expect((await pad.write('s1', 'cas', 'y', { ifVersion: 0 })).created).toBe(true);
     await expectCode(pad.write('s1', 'cas', 'z', { ifVersion: 0 }), 'VERSION_CONFLICT');
-    expect((await pad.list('s1')).map((entry) => entry.name)).toEqual([
+    expect((await pad.list('s1')).entries.map((entry) => entry.name)).toEqual([
       'cas',
       'gone-append',
       'gone-create',
@@ -55,7 +55,7 @@ export function lifecycleContract({ open, test, tick, now }: ContractHarness): v
     await pad.write('s1', 'keep', 'pinned text', { ttlMs: 1000, pinned: true });
     tick(5000);
     expect((await pad.read('s1', 'keep')).content).toBe('pinned text');
-    expect((await pad.list('s1')).map((entry) => entry.name)).toEqual(['keep']);
+    expect((await pad.list('s1')).entries.map((entry) => entry.name)).toEqual(['keep']);
     expect((await pad.gc()).removed).toEqual([]);
     expect(await pad.stats()).toMatchObject({ entries: 1, bytes: 11, pinnedBytes: 11 });
     await pad.update('s1', 'keep', { pinned: false });

@@ -12,7 +12,7 @@ const HUNDRED_YEARS_MS = 3_155_760_000_000;
  */
 export function validationContract({ open, test }: ContractHarness): void {
   const assertIntact = async (pad: ReturnType<ContractHarness['open']>): Promise<void> => {
-    expect((await pad.list('s1')).map((entry) => entry.name)).toEqual(['kept']);
+    expect((await pad.list('s1')).entries.map((entry) => entry.name)).toEqual(['kept']);
     expect(await pad.stats()).toMatchObject({ entries: 1 });
     expect((await pad.sessions()).map((info) => info.id)).toEqual(['s1']);
     expect((await pad.gc()).removed).toEqual([]);
@@ -91,7 +91,7 @@ export function validationContract({ open, test }: ContractHarness): void {
     }
     await expectCode(pad.list('s1', { prefix: 7 as unknown as string }), 'INVALID_ARGUMENT');
     await assertIntact(pad);
-    expect((await pad.list('s1', { limit: 100_000, orderBy: 'updatedAt' })).length).toBe(1);
+    expect((await pad.list('s1', { limit: 100_000, orderBy: 'updatedAt' })).entries.length).toBe(1);
   });
 
   test('ifVersion and the write mode are checked everywhere', async () => {

@@ -10,6 +10,7 @@ import { gcContract } from './contract-gc.js';
 import type { ContractHarness } from './contract-harness.js';
 import { leaseContract } from './contract-leases.js';
 import { lifecycleContract } from './contract-lifecycle.js';
+import { pagingContract } from './contract-paging.js';
 import { validationContract } from './contract-validation.js';
 import { expectCode } from './expect-code.js';
 
@@ -143,7 +144,7 @@ export function runStoreContract(options: StoreContractOptions): void {
         updatedAt: clock,
       });
       expect((await pad.read('s1', 'plan')).content).toBe('version two');
-      expect((await pad.list('s1')).length).toBe(1);
+      expect((await pad.list('s1')).entries.length).toBe(1);
     });
 
     test('compare-and-set with ifVersion and create mode', async () => {
@@ -484,13 +485,15 @@ export function runStoreContract(options: StoreContractOptions): void {
       await pad.write('s1', 'a-1', 'x', { turn: 't2' });
       clock += 1;
       await pad.write('s1', 'b-1', 'x', { turn: 't1' });
-      expect((await pad.list('s1')).map((entry) => entry.name)).toEqual(['a-1', 'b-1', 'b-2']);
-      expect((await pad.list('s1', { prefix: 'b-' })).map((entry) => entry.name)).toEqual(['b-1', 'b-2']);
-      expect((await pad.listForTurn('s1', 't1')).map((entry) => entry.name)).toEqual(['b-2', 'b-1']);
-      expect((await pad.list('s1', { orderBy: 'createdAt', limit: 2 })).map((entry) => entry.name)).toEqual([
+      expect((await pad.list('s1')).entries.map((entry) => entry.name)).toEqual(['a-1', 'b-1', 'b-2']);
+      expect((await pad.list('s1', { prefix: 'b-' })).entries.map((entry) => entry.name)).toEqual([
+        'b-1',
         'b-2',
-        'a-1',
       ]);
+      expect((await pad.listForTurn('s1', 't1')).map((entry) => entry.name)).toEqual(['b-2', 'b-1']);
+      expect(
+        (await pad.list('s1', { orderBy: 'createdAt', limit: 2 })).entries.map((entry) => entry.name),
+      ).toEqual(['b-2', 'a-1']);
     });
 
     test('TTL hides expired entries and gc frees them, sparing pinned ones', async () => {
@@ -502,13 +505,17 @@ export function runStoreContract(options: StoreContractOptions): void {
       clock += 2000;
       const expired = await expectCode(pad.read('s1', 'short'), 'ENTRY_NOT_FOUND');
       expect(expired.message).toContain('expired');
-      expect((await pad.list('s1')).map((entry) => entry.name)).toEqual(['default', 'forever', 'pinned']);
+      expect((await pad.list('s1')).entries.map((entry) => entry.name)).toEqual([
+        'default',
+        'forever',
+        'pinned',
+      ]);
       const gc = await pad.gc();
       expect(gc.removed.map((item) => [item.name, item.reason])).toEqual([['short', 'expired']]);
       expect(gc.bytes).toBe(11);
       clock += 3_600_000;
       expect((await pad.gc()).removed.map((item) => item.name)).toEqual(['default']);
-      expect((await pad.list('s1')).map((entry) => entry.name)).toEqual(['forever', 'pinned']);
+      expect((await pad.list('s1')).entries.map((entry) => entry.name)).toEqual(['forever', 'pinned']);
       expect((await pad.stats()).entries).toBe(2);
     });
 
@@ -579,6 +586,7 @@ export function runStoreContract(options: StoreContractOptions): void {
     lifecycleContract(harness);
     leaseContract(harness);
     validationContract(harness);
+    pagingContract(harness);
     capsContract(harness);
     driverContract(harness);
     gcContract(harness);

@@ -12,9 +12,9 @@ export async function availableTools(
   options: { session: SessionScratchpad; turn?: string },
 ): Promise<ScratchpadTool[]> {
   if (!tools.some((tool) => tool.name === TOOL_NAMES.read)) return [...tools];
-  const entries =
-    options.turn === undefined
-      ? await options.session.list({ limit: 1 })
-      : await options.session.listForTurn(options.turn);
+  const { entries } = await options.session.list({
+    limit: 1,
+    ...(options.turn === undefined ? {} : { turn: options.turn }),
+  });
   return entries.length > 0 ? [...tools] : tools.filter((tool) => tool.name !== TOOL_NAMES.read);
 }

@@ -29,17 +29,27 @@ export function sessionRoutes(scratchpad: Scratchpad): ApiRoute[] {
       pattern: '/api/sessions/:session/entries',
       async handle({ params, query }) {
         const limit = query.integer('limit', 200, 1, MAX_LIST_ENTRIES);
-        const orderBy = query.choice('orderBy', ['name', 'createdAt', 'updatedAt'] as const, 'name');
+        // Without orderBy, a cursor goes on in the order it was made for.
+        const orderBy =
+          query.text('orderBy', 20) === undefined
+            ? undefined
+            : query.choice('orderBy', ['name', 'createdAt', 'updatedAt'] as const, 'name');
         const prefix = query.text('prefix', 1000);
         const turn = query.text('turn', 200);
-        const entries = await scratchpad.list(params.session as string, {
-          limit: limit + 1,
-          orderBy,
+        const cursor = query.text('cursor', 1000);
+        const page = await scratchpad.list(params.session as string, {
+          limit,
+          ...(orderBy === undefined ? {} : { orderBy }),
           ...(prefix === undefined ? {} : { prefix }),
           ...(turn === undefined ? {} : { turn }),
+          ...(cursor === undefined ? {} : { cursor }),
         });
         return {
-          body: { entries: entries.slice(0, limit).map(summarizeEntry), truncated: entries.length > limit },
+          body: {
+            entries: page.entries.map(summarizeEntry),
+            ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }),
+            truncated: page.nextCursor !== undefined,
+          },
         };
       },
     },

@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
 import type { Entry } from '../../core/entry.js';
 import { formatBytes, formatCount } from '../../core/format.js';
+import { DEFAULT_LIST_LIMIT, type ListOrder } from '../../scratchpad/listing/list-options.js';
 import { indexingMessage } from '../../scratchpad/search/indexing-message.js';
 import type { CliContext } from '../cli-context.js';
-import { nonNegativeInteger } from '../parse-number.js';
+import { nonNegativeInteger, positiveInteger } from '../parse-number.js';
 
 /** `edit`, `list`, `delete`, `search`: the per-entry commands besides write/read. */
 export function registerEntryCommands(program: Command, context: CliContext): void {
@@ -34,19 +35,39 @@ export function registerEntryCommands(program: Command, context: CliContext): vo
     .description("list the session's entries")
     .option('--turn <turn>', 'only entries of this turn')
     .option('--prefix <prefix>', 'only names starting with this')
-    .action(async (flags: { turn?: string; prefix?: string }) => {
-      const scratchpad = await context.scratchpad();
-      const entries = await scratchpad.list(context.options.session, {
-        ...(flags.turn === undefined ? {} : { turn: flags.turn }),
-        ...(flags.prefix === undefined ? {} : { prefix: flags.prefix }),
-      });
-      context.print(
-        entries.length === 0
-          ? `(no entries in session ${context.options.session})`
-          : table(entries.map(entryRow), ['NAME', 'KIND', 'SIZE', 'LINES', 'UPDATED', 'EXPIRES']),
-        entries,
-      );
-    });
+    .option('--order <order>', 'name (default), createdAt or updatedAt (oldest first)')
+    .option(
+      '--limit <n>',
+      `entries per page (default ${DEFAULT_LIST_LIMIT}, at most 100000)`,
+      positiveInteger,
+    )
+    .option('--cursor <cursor>', 'continue after the page that printed this cursor')
+    .action(
+      async (flags: { turn?: string; prefix?: string; order?: string; limit?: number; cursor?: string }) => {
+        const scratchpad = await context.scratchpad();
+        const { entries, nextCursor } = await scratchpad.list(context.options.session, {
+          ...(flags.turn === undefined ? {} : { turn: flags.turn }),
+          ...(flags.prefix === undefined ? {} : { prefix: flags.prefix }),
+          ...(flags.order === undefined ? {} : { orderBy: flags.order as ListOrder }),
+          ...(flags.limit === undefined ? {} : { limit: flags.limit }),
+          ...(flags.cursor === undefined ? {} : { cursor: flags.cursor }),
+        });
+        context.print(
+          entries.length === 0
+            ? `(no ${flags.cursor === undefined ? '' : 'more '}entries in session ${context.options.session})`
+            : table(entries.map(entryRow), ['NAME', 'KIND', 'SIZE', 'LINES', 'UPDATED', 'EXPIRES']),
+          nextCursor === undefined ? { entries } : { entries, nextCursor },
+        );
+        if (nextCursor !== undefined && !context.options.json) {
+          const filters = [
+            flags.prefix === undefined ? '' : ` --prefix ${flags.prefix}`,
+            flags.turn === undefined ? '' : ` --turn ${flags.turn}`,
+            flags.limit === undefined ? '' : ` --limit ${flags.limit}`,
+          ].join('');
+          context.stderr.write(`more entries: scratchpad list${filters} --cursor ${nextCursor}\n`);
+        }
+      },
+    );
 
   program
     .command('delete')

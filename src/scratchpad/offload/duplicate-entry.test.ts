@@ -36,7 +36,7 @@ describe('offloading the same result twice (no re-offload)', () => {
     const bytes = new Uint8Array(64).fill(9);
     const binary = await stored(offloader.process({ tool: 'shot', result: bytes }));
     expect((await stored(offloader.process({ tool: 'shot', result: bytes }))).id).toBe(binary.id);
-    expect((await session.list()).map((entry) => entry.name)).toEqual([
+    expect((await session.list()).entries.map((entry) => entry.name)).toEqual([
       'fetch_1',
       'fetch_2',
       'fetch_3',

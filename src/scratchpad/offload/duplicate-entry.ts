@@ -13,13 +13,16 @@ export async function findDuplicateEntry(
   query: { tool: string; source: string; turn: string | null; content: OffloadContent },
 ): Promise<Entry | undefined> {
   const { content } = query;
-  const candidates = (await session.list({ prefix: `${EntryNamer.fragmentOf(query.tool)}_` })).filter(
-    (entry) =>
+  const candidates: Entry[] = [];
+  for await (const entry of session.entries({ prefix: `${EntryNamer.fragmentOf(query.tool)}_` })) {
+    if (
       entry.source === query.source &&
       entry.turn === query.turn &&
       entry.kind === content.kind &&
-      entry.bytes === content.bytes.byteLength,
-  );
+      entry.bytes === content.bytes.byteLength
+    )
+      candidates.push(entry);
+  }
   if (candidates.length === 0) return undefined;
   const sha256 = createHash('sha256').update(content.bytes).digest('hex');
   return candidates.find((entry) => entry.sha256 === sha256);

@@ -64,7 +64,7 @@ export class EntryNamer {
     if (known !== undefined) return known;
     const pattern = new RegExp(`^${fragment.replace(/[.]/g, '\\.')}_(\\d+)$`);
     let highest = 0;
-    for (const entry of await this.#session.list({ prefix: `${fragment}_` })) {
+    for await (const entry of this.#session.entries({ prefix: `${fragment}_` })) {
       const match = pattern.exec(entry.name);
       if (match) highest = Math.max(highest, Number(match[1]));
     }

@@ -175,7 +175,7 @@ describe('offloader: default format', () => {
     const dense = Array.from({ length: 120 }, (_, index) => `unique_identifier_${index}`).join(' ');
     const outcome = await offloader.process({ tool: 'grep', result: dense });
     expect(outcome).toMatchObject({ offloaded: false, reason: 'no-savings', text: dense });
-    expect(await session.list()).toEqual([]);
+    expect((await session.list()).entries).toEqual([]);
     const offloadedAnyway = createOffloader({ session, policy: createOffloadPolicy({ minSavings: 0 }) });
     expect((await offloadedAnyway.process({ tool: 'grep', result: dense })).offloaded).toBe(true);
   });
@@ -232,7 +232,7 @@ describe('offloader: policy decisions', () => {
         text: big,
       });
     }
-    expect(await session.list()).toEqual([]);
+    expect((await session.list()).entries).toEqual([]);
   });
 
   it('applies per-tool thresholds and rules', async () => {

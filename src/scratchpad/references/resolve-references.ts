@@ -126,7 +126,7 @@ async function resolveOne(
       );
     const entry = await options.session.find(name);
     if (!entry) {
-      const names = (await options.session.list({ limit: 20 })).map((item) => item.name);
+      const names = (await options.session.list({ limit: 20 })).entries.map((item) => item.name);
       throw unresolved(
         expression,
         `there is no entry "${name}".`,

@@ -590,7 +590,7 @@ describe('fs driver across processes', () => {
       const entry = await scratchpad.get('shared', 'log');
       expect(entry.version).toBe(processes * rounds);
       expect(entry.lines).toBe(processes * rounds);
-      expect(await scratchpad.list('shared')).toHaveLength(2 + processes);
+      expect((await scratchpad.list('shared')).entries).toHaveLength(2 + processes);
       expect(existsSync(join(root, 'shared', '.scratchpad', 'lock'))).toBe(false);
     } finally {
       await driver.close();

@@ -267,6 +267,8 @@ export class FsDriver implements StoreDriver {
 
   async doListEntries(query: ListQuery): Promise<EntryRecord[]> {
     if (query.session !== undefined) this.#layout.sessionDirectory(query.session);
+    if (query.session !== undefined && (query.orderBy ?? 'name') === 'name' && query.limit !== undefined)
+      return this.#listByName(query.session, query, query.limit);
     const sessions = query.session !== undefined ? [query.session] : await this.#reader.sessionIds();
     const perSession = await mapLimit(sessions, 4, (session) =>
       this.#reader.sessionRecords(session, query.prefix),
@@ -276,6 +278,26 @@ export class FsDriver implements StoreDriver {
       query.orderBy ?? 'name',
     );
     return query.limit === undefined ? sorted : sorted.slice(0, query.limit);
+  }
+
+  /**
+   * A page of one session in name order: the names come from the directory listing, and only as many records are
+   * read as the page needs (the time orders must read every record to sort them).
+   */
+  async #listByName(session: string, query: ListQuery, limit: number): Promise<EntryRecord[]> {
+    const after = query.after?.name;
+    const names = (await this.#reader.sessionNames(session, query.prefix))
+      .filter((name) => after === undefined || name > after)
+      .sort();
+    const found: EntryRecord[] = [];
+    for (let start = 0; start < names.length && found.length < limit; ) {
+      const batch = names.slice(start, start + Math.max(16, limit - found.length));
+      start += batch.length;
+      for (const record of await this.#reader.records(session, batch)) {
+        if (found.length < limit && matchesQuery(record, query)) found.push(record);
+      }
+    }
+    return found;
   }
 
   async doLocateChunk(record: EntryRecord, axis: ChunkAxis, position: number): Promise<number> {

@@ -66,6 +66,11 @@ export class RecordReader {
 
   /** Every record of a session (optionally only names starting with `prefix`); `[]` when there is no session. */
   async sessionRecords(session: string, prefix?: string): Promise<EntryRecord[]> {
+    return this.records(session, await this.sessionNames(session, prefix));
+  }
+
+  /** The names of a session's records (optionally only those starting with `prefix`), without reading them. */
+  async sessionNames(session: string, prefix?: string): Promise<string[]> {
     const directory = this.#layout.entriesDirectory(session);
     let files: string[];
     try {
@@ -74,10 +79,14 @@ export class RecordReader {
       if (isMissing(error)) return [];
       throw storeError(error, directory, 'list');
     }
-    const names = files
+    return files
       .filter((file) => file.endsWith('.json'))
       .map((file) => file.slice(0, -'.json'.length))
       .filter((name) => isStorableName(name) && (prefix === undefined || name.startsWith(prefix)));
+  }
+
+  /** The records of `names` in `session` that exist, in the order given. */
+  async records(session: string, names: readonly string[]): Promise<EntryRecord[]> {
     const records = await mapLimit(names, PARALLEL_READS, (name) => this.record(session, name));
     return records.filter((record): record is EntryRecord => record !== undefined);
   }

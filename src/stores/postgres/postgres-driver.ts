@@ -15,6 +15,7 @@ import type {
 import { emptySweep, newStagingId } from '../driver-helpers.js';
 import { createPgPool } from './load-pg.js';
 import { describeTarget, type PostgresTarget, toStoreError } from './postgres-errors.js';
+import { postgresListSql } from './postgres-list-query.js';
 import { migrate } from './postgres-migrations.js';
 import type { PostgresClient, PostgresPool, PostgresQueryResult } from './postgres-pool.js';
 import {
@@ -60,12 +61,6 @@ export interface PostgresDriverConfig {
 }
 
 const AXIS_COLUMN: Record<ChunkAxis, string> = { byte: 'byte_start', char: 'char_start', line: 'line_start' };
-
-const ORDER: Record<NonNullable<ListQuery['orderBy']>, string> = {
-  name: 'session, name',
-  createdAt: 'created_at, session, name',
-  updatedAt: 'updated_at, session, name',
-};
 
 /**
  * The PostgreSQL backend, for teams and fleets that share one store. Content is staged chunk by chunk outside
@@ -177,25 +172,7 @@ export class PostgresDriver implements StoreDriver {
   }
 
   async doListEntries(query: ListQuery): Promise<EntryRecord[]> {
-    const conditions: string[] = [];
-    const values: unknown[] = [];
-    const where = (condition: (parameter: string) => string, value: unknown): void => {
-      values.push(value);
-      conditions.push(condition(`$${values.length}`));
-    };
-    if (query.session !== undefined) where((p) => `session = ${p}`, query.session);
-    if (query.turn !== undefined) where((p) => `turn = ${p}`, query.turn);
-    if (query.pinned !== undefined) where((p) => `pinned = ${p}`, query.pinned);
-    if (query.prefix !== undefined) where((p) => `starts_with(name, ${p})`, query.prefix);
-    if (query.expiredAt !== undefined)
-      where((p) => `expires_at IS NOT NULL AND expires_at <= ${p}`, query.expiredAt);
-    let sql = `SELECT ${entryColumns()} FROM ${this.#s}.entries`;
-    if (conditions.length > 0) sql += ` WHERE ${conditions.join(' AND ')}`;
-    sql += ` ORDER BY ${ORDER[query.orderBy ?? 'name']}`;
-    if (query.limit !== undefined) {
-      values.push(query.limit);
-      sql += ` LIMIT $${values.length}`;
-    }
+    const { sql, values } = postgresListSql(this.#s, query);
     return (await this.#query(sql, values)).rows.map(toEntryRecord);
   }
 

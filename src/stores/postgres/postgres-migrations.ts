@@ -126,6 +126,17 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 2,
     statements: (s) => [`ALTER TABLE ${s}.entries ADD COLUMN evictable boolean NOT NULL DEFAULT false`],
   },
+  {
+    // A session's listing by creation or update time, and a turn's oldest first, are index ranges, so a page
+    // after a keyset cursor costs the page (decision 009). Listing by name uses the primary key (session, name).
+    version: 3,
+    statements: (s) => [
+      `CREATE INDEX entries_session_created ON ${s}.entries (session, created_at, name)`,
+      `CREATE INDEX entries_session_updated ON ${s}.entries (session, updated_at, name)`,
+      `DROP INDEX ${s}.entries_session_turn`,
+      `CREATE INDEX entries_session_turn ON ${s}.entries (session, turn, created_at, name)`,
+    ],
+  },
 ];
 
 /** The schema version this code writes. */

@@ -308,7 +308,7 @@ describe('SQLite side files for large contents', () => {
       [...text(2 * MIB, 'doc')].slice(0, 100).join(''),
     );
     await pad.delete('s1', 'doc');
-    expect(await pad.list('s1')).toEqual([]);
+    expect((await pad.list('s1')).entries).toEqual([]);
   });
 
   it('a side file cut short is STORE_CORRUPT', async () => {

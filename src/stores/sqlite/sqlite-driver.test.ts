@@ -8,6 +8,7 @@ import { createScratchpad } from '../../scratchpad/scratchpad.js';
 import { runStoreContract } from '../../testing/store-contract.js';
 import type { StoreDriver } from '../driver.js';
 import { createSqliteDriver, type SqliteDriver } from './index.js';
+import { SCHEMA_VERSION } from './sqlite-schema.js';
 
 const root = mkdtempSync(join(tmpdir(), 'scratchpad-sqlite-'));
 let counter = 0;
@@ -66,7 +67,7 @@ describe('SqliteDriver', () => {
     const pragma = (name: string): unknown => database.pragma(name, { simple: true });
     expect(pragma('journal_mode')).toBe('wal');
     expect(pragma('page_size')).toBe(4096);
-    expect(pragma('user_version')).toBe(5);
+    expect(pragma('user_version')).toBe(SCHEMA_VERSION);
     expect(pragma('application_id')).toBe(0x53504144);
     database.close();
   });

@@ -123,7 +123,7 @@ describe('SQLite store errors', () => {
       holder.close();
     }
     await pad.write('s1', 'after', 'works again');
-    expect((await pad.list('s1')).map((entry) => entry.name)).toEqual(['after', 'before']);
+    expect((await pad.list('s1')).entries.map((entry) => entry.name)).toEqual(['after', 'before']);
     await pad.close();
   });
 

@@ -193,7 +193,7 @@ describe('SQLite store shared by processes', () => {
       driver: createSqliteDriver({ path, now: () => later }),
       now: () => later,
     });
-    expect(await pad.list('s1')).toEqual([]);
+    expect((await pad.list('s1')).entries).toEqual([]);
     expect((await pad.gc()).staging).toBe(1);
     expect(readdirSync(`${path}.blobs`)).toEqual([]);
     await pad.close();

@@ -176,6 +176,14 @@ export const MIGRATIONS: readonly string[] = [
     LEFT JOIN blob_files ON blob_files.id = chunks.file
     WHERE chunks.indexed = 1;
   `,
+  // 5 → 6: a session's listing by creation or update time, and a turn's listing (oldest first), are index ranges,
+  // so a page after a keyset cursor costs the page (decision 009). Listing by name uses the primary key.
+  `
+  CREATE INDEX entries_by_session_created ON entries (session, created_at, name);
+  CREATE INDEX entries_by_session_updated ON entries (session, updated_at, name);
+  DROP INDEX entries_by_turn;
+  CREATE INDEX entries_by_turn ON entries (session, turn, created_at, name);
+  `,
 ];
 
 /** The schema version this code writes (`PRAGMA user_version`). */

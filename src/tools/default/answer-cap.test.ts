@@ -83,9 +83,14 @@ describe('default preset answers are capped', () => {
       await session.write(`entry-${String(index).padStart(3, '0')}`, 'x');
     const list = await call('scratchpad_list', { limit: 1000 });
     expect(Buffer.byteLength(list.text)).toBeLessThanOrEqual(4 * KIB);
-    const { next, entries } = list.data as { next: { after: string }; entries: unknown[] };
+    const { next, entries } = list.data as { next: { cursor: string }; entries: Array<{ name: string }> };
     expect(entries.length).toBeLessThan(300);
-    expect(list.text).toContain(`call scratchpad_list with after: ${JSON.stringify(next.after)} to continue`);
+    expect(list.text).toContain(
+      `call scratchpad_list with cursor: ${JSON.stringify(next.cursor)} to continue`,
+    );
+    const more = await call('scratchpad_list', { limit: 1000, cursor: next.cursor });
+    const { entries: following } = more.data as { entries: Array<{ name: string }> };
+    expect(following[0]?.name).toBe(`entry-${String(entries.length).padStart(3, '0')}`);
   });
 
   it("the cap is the default preset's own: the library tool and seed 004 return what was asked", async () => {

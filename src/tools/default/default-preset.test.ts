@@ -142,17 +142,24 @@ describe('default preset', () => {
     for (let index = 0; index < 450; index++) {
       await call('scratchpad_write', { name: `e-${String(index).padStart(3, '0')}`, content: 'x' });
     }
+    const cursorOf = (text: string): string =>
+      JSON.parse(/call scratchpad_list with cursor: ("[^"]+") to continue\.$/.exec(text)?.[1] ?? 'null');
     const first = await call('scratchpad_list', {});
     expect(first.text.split('\n')).toHaveLength(202);
-    expect(first.text).toContain('… 250 more: call scratchpad_list with after: "e-199" to continue.');
-    const second = await call('scratchpad_list', { after: 'e-199' });
-    expect(second.text).toContain('after "e-199"');
-    expect(second.text).toContain('e-200 —');
-    expect(second.text).toContain('… 50 more: call scratchpad_list with after: "e-399" to continue.');
-    const last = await call('scratchpad_list', { after: 'e-399', limit: 1000 });
-    expect(last.text.split('\n')).toHaveLength(51);
-    expect(last.text).not.toContain('more:');
+    expect(first.text.split('\n')[200]).toMatch(/^e-199 —/);
+    const second = await call('scratchpad_list', { cursor: cursorOf(first.text) });
+    expect(second.text).toMatch(/^200 entries \(continued\):\ne-200 —/);
+    // Entries written and deleted between the calls: the continuation neither repeats nor skips the others.
+    await call('scratchpad_write', { name: 'e-000a', content: 'x' });
+    await call('scratchpad_delete', { name: 'e-401' });
+    const last = await call('scratchpad_list', { cursor: cursorOf(second.text), limit: 1000 });
+    expect(last.text.split('\n')).toHaveLength(50);
+    expect(last.text.split('\n')[1]).toMatch(/^e-400 —/);
+    expect(last.text).not.toContain('more entries follow');
     expect((await call('scratchpad_list', { limit: 1001 })).isError).toBe(true);
+    const bad = await call('scratchpad_list', { cursor: 'e-199' });
+    expect(bad.isError).toBe(true);
+    expect(bad.text).toContain('Invalid list cursor');
   }, 60_000);
 
   it('parses line ranges', () => {

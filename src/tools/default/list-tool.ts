@@ -19,11 +19,11 @@ const parameters = z.object({
     .max(MAX_LIST_LIMIT)
     .optional()
     .describe(`At most this many entries (default ${DEFAULT_LIST_LIMIT}, at most ${MAX_LIST_LIMIT}).`),
-  after: z
+  cursor: z
     .string()
-    .max(128)
+    .max(400)
     .optional()
-    .describe('Continue after this name: pass the "after" value the previous answer gave.'),
+    .describe('Continue where the previous answer stopped: pass the "cursor" value it gave, unchanged.'),
 });
 
 /** `scratchpad_list`: the session's entries with sizes and ages. */
@@ -38,16 +38,17 @@ export function createListTool(
       'List the entries in the scratchpad (name, size, lines, when written, when each expires; the others are kept for this session). Call it at the start of a session to see what is already stored.',
     parameters,
     async execute(input, { session }) {
-      const matching = (
-        await session.list({
-          ...(input.prefix === undefined ? {} : { prefix: input.prefix }),
-          ...(input.turn === undefined ? {} : { turn: input.turn }),
-        })
-      ).filter((entry) => input.after === undefined || entry.name > input.after);
-      const limit = input.limit ?? DEFAULT_LIST_LIMIT;
-      const asked = matching.slice(0, limit);
-      if (asked.length === 0) return { text: '(no entries)', data: { ok: true, entries: [] } };
-      const allRows = asked.map((entry) => {
+      const filters = {
+        ...(input.prefix === undefined ? {} : { prefix: input.prefix }),
+        ...(input.turn === undefined ? {} : { turn: input.turn }),
+      };
+      const page = await session.list({
+        limit: input.limit ?? DEFAULT_LIST_LIMIT,
+        ...filters,
+        ...(input.cursor === undefined ? {} : { cursor: input.cursor }),
+      });
+      if (page.entries.length === 0) return { text: '(no entries)', data: { ok: true, entries: [] } };
+      const allRows = page.entries.map((entry) => {
         const size =
           entry.kind === 'text'
             ? `${formatCount(entry.chars)} chars, ${formatCount(entry.lines)} lines`
@@ -69,18 +70,27 @@ export function createListTool(
         if (size > cap && rows.length > 0) break;
         rows.push(row);
       }
-      const entries = asked.slice(0, rows.length);
-      const remaining = matching.length - entries.length;
-      const last = entries.at(-1)?.name;
+      const entries = page.entries.slice(0, rows.length);
+      // Cut by the cap: the continuation starts after the last row shown (the same listing, that many entries).
+      const nextCursor =
+        entries.length < page.entries.length
+          ? (
+              await session.list({
+                limit: entries.length,
+                ...filters,
+                ...(input.cursor === undefined ? {} : { cursor: input.cursor }),
+              })
+            ).nextCursor
+          : page.nextCursor;
       const more =
-        remaining > 0 && last !== undefined
-          ? `\n… ${formatCount(remaining)} more: call ${TOOL_NAMES.list} with after: ${JSON.stringify(last)} to continue.`
-          : '';
+        nextCursor === undefined
+          ? ''
+          : `\n… more entries follow: call ${TOOL_NAMES.list} with cursor: ${JSON.stringify(nextCursor)} to continue.`;
       return {
-        text: `${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}${input.after === undefined ? '' : ` after ${JSON.stringify(input.after)}`}:\n${rows.join('\n')}${more}`,
+        text: `${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}${input.cursor === undefined ? '' : ' (continued)'}:\n${rows.join('\n')}${more}`,
         data: {
           ok: true,
-          ...(remaining > 0 && last !== undefined ? { remaining, next: { after: last } } : {}),
+          ...(nextCursor === undefined ? {} : { next: { cursor: nextCursor } }),
           entries: entries.map((entry) => ({
             name: entry.name,
             id: entry.id,

@@ -120,7 +120,7 @@ describe('anthropic-memory preset', () => {
     expect(
       (await call({ command: 'insert', path: '/memories/a', insert_line: 1.5, insert_text: 'x' })).isError,
     ).toBe(true);
-    expect(await session.list()).toEqual([]);
+    expect((await session.list()).entries).toEqual([]);
   });
 
   it('answers store-level conflicts in the library form, with a hint', async () => {

@@ -40,7 +40,7 @@ async function snapshot(session: SessionScratchpad, now: () => number): Promise<
 
 /** Entries a finished transaction must not leave behind: journals and transaction flags. */
 async function leftovers(session: SessionScratchpad): Promise<string[]> {
-  return (await session.list()).flatMap((entry) => {
+  return (await session.list()).entries.flatMap((entry) => {
     if (entry.name.includes('.txn-')) return [entry.name];
     const memory = entry.metadata.memory as { transaction?: string } | undefined;
     return memory?.transaction ? [`${entry.name} flagged`] : [];
@@ -102,7 +102,7 @@ describe('MemoryDirectory', () => {
     expect(
       await directory.create({ command: 'create', path: '/memories/notes/todo.md', file_text: 'buy milk\n' }),
     ).toBe('File created successfully at: /memories/notes/todo.md');
-    const entries = await session.list();
+    const { entries } = await session.list();
     expect(entries.map((entry) => entry.name).sort()).toEqual(
       [
         directory.layout.nodeName('/memories/notes'),
@@ -209,7 +209,7 @@ describe('MemoryDirectory', () => {
     expect(await directory.view({ command: 'view', path: '/memories/g/e/f.md' })).toContain('\tf');
     expect(await session.find(directory.layout.nodeName('/memories/g'))).toBeDefined();
     await directory.delete({ command: 'delete', path: '/memories/g' });
-    expect(await session.list()).toEqual([]);
+    expect((await session.list()).entries).toEqual([]);
   });
 
   describe('multi-entry changes are atomic for readers', () => {

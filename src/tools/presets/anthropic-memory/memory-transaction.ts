@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { collectAsync } from '../../../core/collect-async.js';
 import type { Entry } from '../../../core/entry.js';
 import { ScratchpadError } from '../../../core/errors.js';
 import type { SessionScratchpad } from '../../../scratchpad/scratchpad.js';
@@ -163,7 +164,7 @@ async function finishTransaction(
   const journal = layout.journalOf(journalEntry);
   if (!journal || journal.state === 'pending') return;
   const committed = journal.state === 'committed';
-  for (const entry of await session.list({ prefix: layout.prefix })) {
+  for (const entry of await collectAsync(session.entries({ prefix: layout.prefix }))) {
     const metadata = layout.nodeOf(entry);
     if (metadata?.transaction !== journal.id) continue;
     const keep = (metadata.role === 'add') === committed;

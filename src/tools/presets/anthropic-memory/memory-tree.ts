@@ -1,3 +1,4 @@
+import { collectAsync } from '../../../core/collect-async.js';
 import type { Entry } from '../../../core/entry.js';
 import { ScratchpadError } from '../../../core/errors.js';
 import type { SessionScratchpad } from '../../../scratchpad/scratchpad.js';
@@ -85,7 +86,7 @@ export async function loadMemoryTree(
   options: TransactionOptions,
 ): Promise<MemoryTree> {
   for (let round = 0; ; round++) {
-    const entries = await session.list({ prefix: options.layout.prefix });
+    const entries = await collectAsync(session.entries({ prefix: options.layout.prefix }));
     if (round < 3 && (await settleQuietly(session, entries, options))) continue;
     return new MemoryTree(visibleNodes(entries, options.layout));
   }

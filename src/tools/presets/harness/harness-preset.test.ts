@@ -45,7 +45,7 @@ describe('harness preset (seed 003)', () => {
       });
       expect(await call('scratchpad_read', { key })).toMatchObject({ isError: true, text: message });
     }
-    expect(await session.list()).toEqual([]);
+    expect((await session.list()).entries).toEqual([]);
   });
 
   it('accepts Unicode letters and digits like str.isalnum, and lists them in code point order', async () => {

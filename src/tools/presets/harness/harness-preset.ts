@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { collectAsync } from '../../../core/collect-async.js';
 import { ScratchpadError } from '../../../core/errors.js';
 import { codePointLength } from '../../../core/utf8.js';
 import type { SessionScratchpad } from '../../../scratchpad/scratchpad.js';
@@ -92,7 +93,7 @@ Use this at the start of a session to discover what prior
 agents (or you, in a past turn) have stored.`,
     parameters: listParameters,
     async execute(_input, { session }) {
-      const keys = (await session.list())
+      const keys = (await collectAsync(session.entries()))
         .filter((entry) => entry.kind === 'text')
         .flatMap((entry) => {
           const key = keyOfEntry(entry);

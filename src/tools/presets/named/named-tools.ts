@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { collectAsync } from '../../../core/collect-async.js';
 import { ScratchpadError } from '../../../core/errors.js';
 import { formatCount } from '../../../core/format.js';
 import { readForReply } from '../../read-for-reply.js';
@@ -139,7 +140,7 @@ export function createNamedListTool(): ScratchpadTool<z.infer<typeof listParamet
     description: 'List all scratchpad entries with their name, size, and creation time.',
     parameters: listParameters,
     async execute(_input, { session }) {
-      const entries = await session.list({ orderBy: 'createdAt' });
+      const entries = await collectAsync(session.entries({ orderBy: 'createdAt' }));
       if (entries.length === 0) return { text: 'The scratchpad is empty.' };
       return {
         text: entries
