@@ -86,6 +86,7 @@ function busySampler(resolutionMs: number): { stop(): void; worstMs(): number } 
   let lastCpu = process.cpuUsage();
   let lastLoop = performance.eventLoopUtilization();
   let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
   const tick = (): void => {
     const wall = performance.now();
     const cpu = process.cpuUsage(lastCpu);
@@ -97,13 +98,15 @@ function busySampler(resolutionMs: number): { stop(): void; worstMs(): number } 
     lastWall = wall;
     lastCpu = process.cpuUsage();
     lastLoop = performance.eventLoopUtilization();
-    timer = setTimeout(tick, resolutionMs);
+    if (!stopped) timer = setTimeout(tick, resolutionMs);
   };
   timer = setTimeout(tick, resolutionMs);
   return {
     stop: () => {
-      tick();
+      // The last interval is measured, and the chain ends (the pending timer would keep the process alive).
+      stopped = true;
       clearTimeout(timer);
+      tick();
     },
     worstMs: () => Math.max(0, worst),
   };

@@ -49,4 +49,15 @@ describe('SessionNotes on 2 MB of notes', () => {
     expect(appended.value.outcome).toBe('rejected');
     expect(appended.worstBusyMs).toBeLessThan(TEST_STALL_BOUND_MS);
   });
+
+  it('writes 2 MB of one character without stalling the event loop', async () => {
+    await loadTokenCounter();
+    const session = createScratchpad({ driver: createMemoryDriver() }).session('s2');
+    const transcript = createSessionTranscript({ path: join(directory, 'transcript.jsonl') });
+    const notes = createSessionNotes({ session, transcript });
+    const probe = await probeEventLoop(() => notes.set('x'.repeat(2_000_000)));
+    expect(probe.value.outcome).toBe('truncated');
+    expect(probe.value.tokens).toBeLessThanOrEqual(2_000);
+    expect(probe.worstBusyMs).toBeLessThan(TEST_STALL_BOUND_MS);
+  });
 });

@@ -26,7 +26,7 @@ describe('named tokenizers', () => {
       expect(o200k.count(text)).toBe(o200kCount(text, plain));
       expect(cl100k.count(text)).toBe(cl100kCount(text, plain));
     }
-    // Japanese has no spaces: it is cut every 128 characters, each cut may change the count by a token.
+    // Japanese has no spaces: it is cut every 512 characters, each cut may change the count by a token.
     expect(Math.abs(o200k.count(SAMPLES.japanese) / o200kCount(SAMPLES.japanese, plain) - 1)).toBeLessThan(
       0.01,
     );

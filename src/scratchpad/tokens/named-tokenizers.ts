@@ -1,6 +1,7 @@
 import { ScratchpadError } from '../../core/errors.js';
 import { tokenPieces } from '../../core/token-pieces.js';
 import type { CountTokens } from './estimate-tokens.js';
+import { loadBpeCount } from './load-bpe-count.js';
 
 /** The BPE encodings a threshold or budget can be given in: `o200k` (GPT-4o and later), `cl100k` (GPT-4, GPT-3.5). */
 export type TokenizerName = 'o200k' | 'cl100k';
@@ -25,8 +26,8 @@ const loading = new Map<TokenizerName, Promise<Tokenizer>>();
 
 /**
  * The tokenizer for `spec`, its rank table imported on first use (a few hundred milliseconds, once per process).
- * Every count goes piece by piece through `tokenPieces`, as the notes' `loadTokenCounter` does, so a long run
- * without spaces costs linear time.
+ * Every count goes piece by piece through `tokenPieces` (see `loadBpeCount`), as the notes' `loadTokenCounter`
+ * does, so any text costs linear time.
  */
 export function loadTokenizer(spec: TokenizerSpec): Promise<Tokenizer> {
   if (typeof spec === 'function') {
@@ -41,16 +42,8 @@ export function loadTokenizer(spec: TokenizerSpec): Promise<Tokenizer> {
   }
   let pending = loading.get(spec);
   if (!pending) {
-    const encoding =
-      spec === 'o200k'
-        ? import('gpt-tokenizer/encoding/o200k_base')
-        : import('gpt-tokenizer/encoding/cl100k_base');
-    pending = encoding.then(
-      (module) => {
-        // Counted text is data: a literal "<|endoftext|>" in it is text, not a control token.
-        const options = { disallowedSpecial: new Set<string>() };
-        return piecewise(spec, (piece) => module.countTokens(piece, options));
-      },
+    pending = loadBpeCount(spec).then(
+      (countPiece) => piecewise(spec, countPiece),
       (error: unknown) => {
         loading.delete(spec);
         throw error;

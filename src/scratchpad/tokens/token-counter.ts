@@ -1,4 +1,5 @@
 import { tokenPieces } from '../../core/token-pieces.js';
+import { loadBpeCount } from './load-bpe-count.js';
 import { truncateToTokens } from './truncate-to-tokens.js';
 
 /**
@@ -33,18 +34,10 @@ let loading: Promise<TokenCounter> | undefined;
  * so it is imported on first use (not when the package is imported) and only the one encoding module is loaded.
  */
 export function loadTokenCounter(): Promise<TokenCounter> {
-  loading ??= import('gpt-tokenizer/encoding/o200k_base').then(
-    (encoding) => {
-      // Counted text is user text: a literal "<|endoftext|>" in it is text, not a control token.
-      const options = { disallowedSpecial: new Set<string>() };
-      const countPiece = (piece: string): number => encoding.countTokens(piece, options);
-      return createTokenCounter(countPiece);
-    },
-    (error: unknown) => {
-      loading = undefined;
-      throw error;
-    },
-  );
+  loading ??= loadBpeCount('o200k').then(createTokenCounter, (error: unknown) => {
+    loading = undefined;
+    throw error;
+  });
   return loading;
 }
 

@@ -1,0 +1,238 @@
+import { type BpeRankTable, extendHash, spanHash } from './bpe-rank-table.js';
+
+/**
+ * Counts the tokens of a text the way tiktoken encodes it (the same pre-tokenizer pattern and byte-pair merges, so
+ * the same count), without building the tokens: each pre-token's bytes merge in O(n log n) (a heap of candidate
+ * pairs, each span's rank found by hash in {@link BpeRankTable}) where gpt-tokenizer's merge rescans and slices the
+ * whole word on every step, O(n²) with a string per probe.
+ *
+ * Special-token strings (`<|endoftext|>`) count as the text they are, as gpt-tokenizer counts them with
+ * `disallowedSpecial` empty.
+ */
+export function createBpeCount(table: BpeRankTable, splitPattern: RegExp): (text: string) => number {
+  const merger = new PairMerger(table);
+  const encoder = new TextEncoder();
+  const wordCounts = new Map<string, number>();
+  let cachedCharacters = 0;
+  const pattern = new RegExp(splitPattern.source, 'gu');
+  let bytes = new Uint8Array(1024);
+  let prefixHashes = new Int32Array(1025);
+
+  const countWord = (word: string): number => {
+    if (bytes.length < word.length * 3) {
+      bytes = new Uint8Array(word.length * 3);
+      prefixHashes = new Int32Array(word.length * 3 + 1);
+    }
+    let length = 0;
+    let hash = 0;
+    for (; length < word.length; length += 1) {
+      const code = word.charCodeAt(length);
+      if (code >= 0x80) break;
+      bytes[length] = code;
+      hash = extendHash(hash, code);
+      prefixHashes[length + 1] = hash;
+    }
+    if (length < word.length) {
+      length = encoder.encodeInto(word, bytes).written;
+      hash = 0;
+      for (let index = 0; index < length; index += 1) {
+        hash = extendHash(hash, bytes[index] as number);
+        prefixHashes[index + 1] = hash;
+      }
+    }
+    if (table.rank(bytes, 0, length, hash) >= 0) return 1;
+    const known = word.length <= CACHED_WORD_LENGTH ? wordCounts.get(word) : undefined;
+    if (known !== undefined) return known;
+    const count = merger.count(bytes, length, prefixHashes);
+    if (word.length <= CACHED_WORD_LENGTH) {
+      if (cachedCharacters > WORD_CACHE_CHARACTERS) {
+        wordCounts.clear();
+        cachedCharacters = 0;
+      }
+      wordCounts.set(word, count);
+      cachedCharacters += word.length;
+    }
+    return count;
+  };
+
+  return (text) => {
+    let total = 0;
+    pattern.lastIndex = 0;
+    for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
+      total += countWord(match[0]);
+    }
+    return total;
+  };
+}
+
+/**
+ * Characters of words whose counts are remembered (prose repeats its words, a long run repeats its pieces); the
+ * cache is dropped whole when full.
+ */
+const WORD_CACHE_CHARACTERS = 2_000_000;
+
+/** Longer words are not remembered (a piece of a long run is at most `TOKEN_RUN_LIMIT` characters). */
+const CACHED_WORD_LENGTH = 1024;
+
+/** Slots of the pair cache (a power of two). */
+const PAIR_CACHE_SIZE = 1 << 16;
+
+/** Pair cache keys are `left × PAIR_SCALE + right`, exact while ranks stay below it. */
+const PAIR_SCALE = 2 ** 21;
+
+/**
+ * The byte-pair merge of one word, counting the parts left. Parts are a linked list over byte offsets (a part is
+ * named by its first byte, `partRanks[i]` is its token's rank); `pairRanks[i]` is the rank of part `i` merged with
+ * the next one (-1: not a token) and the heap holds `(rank, i)` for each, lower rank first, then the leftmost (as tiktoken's merge loop picks),
+ * stale entries skipped when popped.
+ *
+ * Every part is a token, so the rank of a merge depends only on the two parts' ranks: a direct-mapped cache keyed
+ * by the pair answers most probes from a few hundred kilobytes instead of the rank table's megabytes (a long run
+ * repeats the same pairs; the cache stays across words).
+ */
+class PairMerger {
+  readonly #table: BpeRankTable;
+  #next = new Int32Array(0);
+  #previous = new Int32Array(0);
+  #partRanks = new Int32Array(0);
+  #pairRanks = new Int32Array(0);
+  #heapRanks = new Int32Array(0);
+  #heapParts = new Int32Array(0);
+  #heapSize = 0;
+  readonly #pairKeys = new Float64Array(PAIR_CACHE_SIZE).fill(-1);
+  readonly #pairValues = new Int32Array(PAIR_CACHE_SIZE);
+
+  constructor(table: BpeRankTable) {
+    if (table.tokenCount > PAIR_SCALE) throw new RangeError('Too many ranks for the pair cache.');
+    this.#table = table;
+  }
+
+  /** The number of tokens `bytes[0..length)` encodes to; `prefixHashes` holds the hashes of its prefixes. */
+  count(bytes: Uint8Array, length: number, prefixHashes: Int32Array): number {
+    if (length <= 1) return length;
+    if (this.#next.length < length + 1) this.#grow(length + 1);
+    const next = this.#next;
+    const previous = this.#previous;
+    const pairRanks = this.#pairRanks;
+    const partRanks = this.#partRanks;
+    for (let index = 0; index < length; index += 1) {
+      next[index] = index + 1;
+      previous[index] = index - 1;
+      partRanks[index] = this.#table.byteRanks[bytes[index] as number] as number;
+    }
+    this.#heapSize = 0;
+    for (let index = 0; index + 1 < length; index += 1) this.#rankPair(bytes, length, prefixHashes, index);
+    let parts = length;
+    while (this.#heapSize > 0) {
+      const rank = this.#heapRanks[0] as number;
+      const part = this.#heapParts[0] as number;
+      this.#pop();
+      if (pairRanks[part] !== rank) continue;
+      const absorbed = next[part] as number;
+      const after = next[absorbed] as number;
+      next[part] = after;
+      if (after < length) previous[after] = part;
+      pairRanks[absorbed] = -1;
+      partRanks[part] = rank;
+      parts -= 1;
+      this.#rankPair(bytes, length, prefixHashes, part);
+      const before = previous[part] as number;
+      if (before >= 0) this.#rankPair(bytes, length, prefixHashes, before);
+    }
+    return parts;
+  }
+
+  /** Sets (and queues) the rank of part `part` merged with the part after it. */
+  #rankPair(bytes: Uint8Array, length: number, prefixHashes: Int32Array, part: number): void {
+    const middle = this.#next[part] as number;
+    let rank = -1;
+    if (middle < length) {
+      const end = this.#next[middle] as number;
+      const left = this.#partRanks[part] as number;
+      const right = this.#partRanks[middle] as number;
+      if (end - part > this.#table.maxTokenBytes) {
+        rank = -1;
+      } else if (left >= 0 && right >= 0) {
+        const key = left * PAIR_SCALE + right;
+        const slot = pairSlot(left, right);
+        if (this.#pairKeys[slot] === key) {
+          rank = this.#pairValues[slot] as number;
+        } else {
+          rank = this.#table.rank(bytes, part, end, spanHash(prefixHashes, part, end));
+          this.#pairKeys[slot] = key;
+          this.#pairValues[slot] = rank;
+        }
+      } else {
+        rank = this.#table.rank(bytes, part, end, spanHash(prefixHashes, part, end));
+      }
+    }
+    this.#pairRanks[part] = rank;
+    if (rank >= 0) this.#push(rank, part);
+  }
+
+  #push(rank: number, part: number): void {
+    const ranks = this.#heapRanks;
+    const parts = this.#heapParts;
+    let index = this.#heapSize;
+    this.#heapSize += 1;
+    while (index > 0) {
+      const parent = (index - 1) >> 1;
+      const parentRank = ranks[parent] as number;
+      if (parentRank < rank || (parentRank === rank && (parts[parent] as number) < part)) break;
+      ranks[index] = parentRank;
+      parts[index] = parts[parent] as number;
+      index = parent;
+    }
+    ranks[index] = rank;
+    parts[index] = part;
+  }
+
+  /** Removes the heap's first entry. */
+  #pop(): void {
+    const ranks = this.#heapRanks;
+    const parts = this.#heapParts;
+    this.#heapSize -= 1;
+    const size = this.#heapSize;
+    const rank = ranks[size] as number;
+    const part = parts[size] as number;
+    let index = 0;
+    for (;;) {
+      let child = 2 * index + 1;
+      if (child >= size) break;
+      let childRank = ranks[child] as number;
+      if (child + 1 < size) {
+        const rightRank = ranks[child + 1] as number;
+        if (
+          rightRank < childRank ||
+          (rightRank === childRank && (parts[child + 1] as number) < (parts[child] as number))
+        ) {
+          child += 1;
+          childRank = rightRank;
+        }
+      }
+      if (rank < childRank || (rank === childRank && part < (parts[child] as number))) break;
+      ranks[index] = childRank;
+      parts[index] = parts[child] as number;
+      index = child;
+    }
+    ranks[index] = rank;
+    parts[index] = part;
+  }
+
+  #grow(capacity: number): void {
+    this.#partRanks = new Int32Array(capacity);
+    this.#next = new Int32Array(capacity);
+    this.#previous = new Int32Array(capacity);
+    this.#pairRanks = new Int32Array(capacity);
+    // Each merge queues at most two pairs, so the heap never holds more than three entries per byte.
+    this.#heapRanks = new Int32Array(capacity * 3);
+    this.#heapParts = new Int32Array(capacity * 3);
+  }
+}
+
+function pairSlot(left: number, right: number): number {
+  let mixed = Math.imul(left, 0x9e3779b1) ^ right;
+  mixed ^= mixed >>> 15;
+  mixed = Math.imul(mixed, 0x85ebca6b);
+  return (mixed ^ (mixed >>> 13)) & (PAIR_CACHE_SIZE - 1);
+}
