@@ -28,7 +28,7 @@ describe('config.toml [store] defaults', () => {
       '[store]\nsession = "work"\ndefault_ttl_seconds = 3600\nmax_store_bytes = 1000\nmax_session_bytes = 600\n',
     );
     expect(run(['write', 'plan'], 'from config').code).toBe(0);
-    const listed = JSON.parse(run(['--json', 'list']).stdout) as Array<{
+    const listed = JSON.parse(run(['--json', 'list']).stdout).entries as Array<{
       name: string;
       session: string;
       expiresAt: number | null;
@@ -38,7 +38,7 @@ describe('config.toml [store] defaults', () => {
     expect((listed[0]?.expiresAt ?? 0) - (listed[0]?.updatedAt ?? 0)).toBe(3_600_000);
     // --ttl wins over default_ttl_seconds.
     run(['write', 'longer', '--ttl', '7200'], 'x');
-    const longer = JSON.parse(run(['--json', 'list']).stdout).find(
+    const longer = JSON.parse(run(['--json', 'list']).stdout).entries.find(
       (entry: { name: string }) => entry.name === 'longer',
     );
     expect(longer.expiresAt - longer.updatedAt).toBe(7_200_000);
