@@ -54,9 +54,11 @@ export async function probeEventLoop<T>(
   const histogram = monitorEventLoopDelay({ resolution: resolutionMs });
   histogram.enable();
   const busy = busySampler(resolutionMs);
-  // The histogram records from its second timer callback on, and reset() drops the next interval: let it run
-  // three intervals instead, so a block on the operation's first line is measured.
+  // The histogram records from its second timer callback on: wait until it has recorded an interval (on a loaded
+  // machine three sleeps can pass before its timer has run twice), so a block on the operation's first line is
+  // measured. Bounded: a loop that never records in a second measures without the warm-up.
   await sleep(resolutionMs * 3);
+  for (let waited = 0; histogram.count === 0 && waited < 1_000; waited += resolutionMs) await sleep(resolutionMs);
   const started = performance.now();
   let value: T;
   let durationMs: number;
@@ -64,7 +66,12 @@ export async function probeEventLoop<T>(
     value = await operation();
   } finally {
     durationMs = performance.now() - started;
+    // The interval a final block ended is recorded at the histogram's next run: wait for it (bounded).
+    const recorded = histogram.count;
     await sleep(resolutionMs * 2);
+    for (let waited = 0; histogram.count === recorded && waited < 1_000; waited += resolutionMs) {
+      await sleep(resolutionMs);
+    }
     histogram.disable();
     busy.stop();
   }
