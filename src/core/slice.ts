@@ -13,6 +13,58 @@ export type ReadSlice =
   | { type: 'offset'; offset: number; limit: number }
   | { type: 'lines'; start: number; end?: number };
 
+/** The numeric fields of each slice type: required, then optional. */
+const SLICE_FIELDS: Record<ReadSlice['type'], { required: string[]; optional: string[] }> = {
+  full: { required: [], optional: [] },
+  head: { required: ['count'], optional: [] },
+  tail: { required: ['count'], optional: [] },
+  range: { required: ['start'], optional: ['end'] },
+  offset: { required: ['offset', 'limit'], optional: [] },
+  lines: { required: ['start'], optional: ['end'] },
+};
+
+/**
+ * Checks the shape of a slice that came from outside the type system (JavaScript callers, parsed JSON): an object
+ * with a known `type` and numbers where that type has them. A malformed slice is `INVALID_ARGUMENT` naming what is
+ * wrong, never a `TypeError` from deeper in the read. Values (integers, ranges) are checked where they are resolved.
+ */
+export function assertReadSlice(slice: unknown): asserts slice is ReadSlice {
+  const types = Object.keys(SLICE_FIELDS);
+  const invalid = (message: string): ScratchpadError =>
+    new ScratchpadError('INVALID_ARGUMENT', message, {
+      hint: 'A slice is {type: "full"}, {type: "head" | "tail", count}, {type: "range", start, end?}, {type: "offset", offset, limit} or {type: "lines", start, end?}.',
+    });
+  if (typeof slice !== 'object' || slice === null || Array.isArray(slice)) {
+    throw invalid(`A slice must be an object, got ${describeValue(slice)}.`);
+  }
+  const record = slice as Record<string, unknown>;
+  const type = record.type;
+  if (typeof type !== 'string' || !Object.hasOwn(SLICE_FIELDS, type)) {
+    throw invalid(`Unknown slice type ${describeValue(type)}: use one of ${types.join(', ')}.`);
+  }
+  const fields = SLICE_FIELDS[type as ReadSlice['type']];
+  for (const field of fields.required) {
+    if (typeof record[field] !== 'number') {
+      throw invalid(`A "${type}" slice needs a number ${field}, got ${describeValue(record[field])}.`);
+    }
+  }
+  for (const field of fields.optional) {
+    if (record[field] !== undefined && typeof record[field] !== 'number') {
+      throw invalid(
+        `The ${field} of a "${type}" slice must be a number, got ${describeValue(record[field])}.`,
+      );
+    }
+  }
+}
+
+function describeValue(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (typeof value === 'object') return Array.isArray(value) ? 'an array' : 'an object';
+  return String(value);
+}
+
 /** A resolved `[start, end)` span on one axis. */
 export interface Span {
   start: number;

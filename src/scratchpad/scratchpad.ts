@@ -5,7 +5,7 @@ import { formatBytes } from '../core/format.js';
 import { describeLocation, type SliceLocation } from '../core/location.js';
 import { assertValidName, assertValidSession } from '../core/names.js';
 import type { Redactor } from '../core/redaction/redactor.js';
-import type { ReadSlice } from '../core/slice.js';
+import { assertReadSlice, type ReadSlice } from '../core/slice.js';
 import { decodeUtf8 } from '../core/utf8.js';
 import type { StoreDriver, StoreTotals } from '../stores/driver.js';
 import { expiry, isExpired } from './entry-expiry.js';
@@ -280,6 +280,7 @@ export class Scratchpad {
     slice: ReadSlice = { type: 'full' },
     options: ReadOptions = {},
   ): Promise<ReadResult> {
+    assertReadSlice(slice);
     return this.#consistently(() => this.#read(session, ref, slice, options));
   }
 
@@ -320,6 +321,7 @@ export class Scratchpad {
     ref: EntryRef,
     slice: ReadSlice = { type: 'full' },
   ): Promise<{ entry: Entry; location: SliceLocation; pieces: AsyncIterable<Uint8Array> }> {
+    assertReadSlice(slice);
     return this.#consistently(async () => {
       const record = await this.#resolve(session, ref);
       const cursor = new ChunkCursor(this.driver, record);

@@ -111,4 +111,33 @@ export function validationContract({ open, test }: ContractHarness): void {
     await assertIntact(pad);
     expect((await pad.read('s1', 'kept')).content).toBe('x');
   });
+
+  test('a malformed slice is INVALID_ARGUMENT naming the accepted shapes, never a TypeError', async () => {
+    const pad = open();
+    await pad.write('s1', 'kept', 'one\ntwo\nthree');
+    const malformed: unknown[] = [
+      { lines: 'abc' },
+      { bytes: { start: -1 } },
+      { type: 'lines', start: 'abc' },
+      { type: 'lines', start: 1, end: '2' },
+      { type: 'range', start: { start: 0 } },
+      { type: 'head' },
+      { type: 'offset', offset: 0 },
+      { type: 'bytes', start: 0 },
+      { type: 42 },
+      'head',
+      null,
+      [],
+      7,
+    ];
+    for (const slice of malformed) {
+      const error = await expectCode(pad.read('s1', 'kept', slice as never), 'INVALID_ARGUMENT');
+      expect(error.hint).toContain('{type: "head" | "tail", count}');
+      await expectCode(pad.stream('s1', 'kept', slice as never), 'INVALID_ARGUMENT');
+    }
+    await expectCode(pad.read('s1', 'kept', { type: 'lines', start: 1.5 }), 'INVALID_ARGUMENT');
+    await expectCode(pad.read('s1', 'kept', { type: 'range', start: -1 }), 'INVALID_ARGUMENT');
+    await assertIntact(pad);
+    expect((await pad.read('s1', 'kept', { type: 'lines', start: 2, end: 2 })).content).toBe('two\n');
+  });
 }
