@@ -31,7 +31,30 @@ beforeAll(async () => {
   await pad.write('s', 'long-lines', Buffer.concat(lines));
   // 8 MB of two-byte lines that all match: 4 M lines to count.
   await pad.write('s', 'short-lines', Buffer.from('x\n'.repeat(4 * 1024 * 1024)));
+  // 54 MiB of log lines (side files, compressed), streamed in.
+  await pad.write('s', 'log', logPieces());
 }, 120_000);
+
+const LOG_PIECES = 64;
+/** Lines per piece (54-byte lines, accents included). */
+const PIECE_LINES = 16_384;
+
+/**
+ * 54 MiB of log lines: line i (0-based) holds `ERROR` when i % 25 is 0, `Error` when it is 1, and `timeout` or
+ * `declined` when i % 40 is 0 or 1.
+ */
+async function* logPieces(): AsyncGenerator<Buffer> {
+  for (let piece = 0; piece < LOG_PIECES; piece++) {
+    const lines: string[] = [];
+    for (let index = 0; index < PIECE_LINES; index++) {
+      const line = piece * PIECE_LINES + index;
+      const level = line % 25 === 0 ? 'ERROR' : line % 25 === 1 ? 'Error' : 'INFO ';
+      const what = line % 40 === 0 ? 'timeout ' : line % 40 === 1 ? 'declined' : 'ok      ';
+      lines.push(`${level} ${what} req=${String(line).padStart(12, '0')} ${'é'.repeat(9)}…\n`);
+    }
+    yield Buffer.from(lines.join(''));
+  }
+}
 
 afterAll(async () => {
   await pad.close();
@@ -71,6 +94,26 @@ describe('grep on hostile inputs', () => {
     expect(probe.value.matches.map((match) => match.line)).toEqual([1, 2, 3]);
     console.log('WORST', probe.worstDelayMs, probe.durationMs);
     expect(probe.worstBusyMs).toBeLessThan(TEST_STALL_BOUND_MS);
+  }, 120_000);
+
+  it('greps 54 MiB of log for a literal, an alternation and -i without stalling the event loop', async () => {
+    const lines = LOG_PIECES * PIECE_LINES;
+    // Lines i < lines with i % every === rest.
+    const count = (every: number, rest: number): number => Math.ceil((lines - rest) / every);
+    const cases = [
+      { pattern: 'ERROR', ignoreCase: false, total: count(25, 0) },
+      { pattern: 'timeout|declined', ignoreCase: false, total: count(40, 0) + count(40, 1) },
+      { pattern: 'error', ignoreCase: true, total: count(25, 0) + count(25, 1) },
+    ];
+    for (const { pattern, ignoreCase, total } of cases) {
+      const probe = await probeEventLoop(() => pad.grep('s', 'log', { pattern, ignoreCase, maxMatches: 3 }));
+      expect(probe.value.total, pattern).toBe(total);
+      expect(probe.value.matches.map((match) => match.line)).toEqual(
+        pattern === 'ERROR' ? [1, 26, 51] : pattern === 'error' ? [1, 2, 26] : [1, 2, 41],
+      );
+      console.log('WORST', pattern, probe.worstDelayMs, probe.worstBusyMs, probe.durationMs);
+      expect(probe.worstBusyMs).toBeLessThan(TEST_STALL_BOUND_MS);
+    }
   }, 120_000);
 
   it('greps again after a timeout terminated its worker, and several greps run at once', async () => {
