@@ -2,7 +2,9 @@
 // Adding or removing a public export is a deliberate change of this list (and of the entry point's TSDoc).
 // Type-only exports do not exist at run time and are not pinned here; `npm run typecheck` covers them.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { builtCli } from './helpers/built-cli.js';
@@ -237,38 +239,47 @@ describe('public API', () => {
 /**
  * The provider SDK packages each of `specifiers` loads, imported one after the other in one fresh Node process and
  * seen by a module resolve hook (a package already loaded by an earlier specifier is counted for that one only).
+ * The child appends to a file, not to its stdout: the hook thread's synchronous writes to a pipe that another
+ * thread made non-blocking failed with EAGAIN on a loaded machine.
  */
 function sdksLoadedBy(...specifiers: string[]): Record<string, string[]> {
-  const hook = `import { appendFileSync } from 'node:fs';
+  const directory = mkdtempSync(join(tmpdir(), 'scratchpad-sdks-'));
+  const record = join(directory, 'loaded.txt');
+  try {
+    const hook = `import { appendFileSync } from 'node:fs';
+const seen = new Set();
 export async function resolve(specifier, context, next) {
   const resolved = await next(specifier, context);
-  const sdk = /node_modules\\/(ollama|openai|@anthropic-ai\\/sdk)\\//.exec(resolved.url);
-  if (sdk) appendFileSync(1, 'sdk ' + sdk[1] + '\\n');
+  const sdk = /node_modules\\/(ollama|openai|@anthropic-ai\\/sdk)\\//.exec(resolved.url)?.[1];
+  if (sdk && !seen.has(sdk)) {
+    seen.add(sdk);
+    appendFileSync(${JSON.stringify(record)}, 'sdk ' + sdk + '\\n');
+  }
   return resolved;
 }`;
-  const script = `
-    import { writeSync } from 'node:fs';
-    import { register } from 'node:module';
-    register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(hook)}));
-    for (const specifier of ${JSON.stringify(specifiers)}) {
-      writeSync(1, 'import ' + specifier + '\\n');
-      await import(specifier);
+    const script = `
+      import { appendFileSync } from 'node:fs';
+      import { register } from 'node:module';
+      register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(hook)}));
+      for (const specifier of ${JSON.stringify(specifiers)}) {
+        appendFileSync(${JSON.stringify(record)}, 'import ' + specifier + '\\n');
+        await import(specifier);
+      }
+    `;
+    execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root });
+    const loaded = new Map(specifiers.map((specifier) => [specifier, new Set<string>()]));
+    let current: Set<string> | undefined;
+    for (const line of readFileSync(record, 'utf8').split('\n').filter(Boolean)) {
+      const [kind, name = ''] = line.split(' ');
+      if (kind === 'import') current = loaded.get(name);
+      else current?.add(name);
     }
-  `;
-  const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
-    cwd: root,
-    encoding: 'utf8',
-  });
-  const loaded = new Map(specifiers.map((specifier) => [specifier, new Set<string>()]));
-  let current: Set<string> | undefined;
-  for (const line of output.split('\n').filter(Boolean)) {
-    const [kind, name = ''] = line.split(' ');
-    if (kind === 'import') current = loaded.get(name);
-    else current?.add(name);
+    return Object.fromEntries(
+      specifiers.map((specifier) => [specifier, [...(loaded.get(specifier) ?? [])].sort()]),
+    );
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
   }
-  return Object.fromEntries(
-    specifiers.map((specifier) => [specifier, [...(loaded.get(specifier) ?? [])].sort()]),
-  );
 }
 
 describe('provider entry points (built dist)', () => {
