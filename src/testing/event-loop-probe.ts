@@ -58,7 +58,8 @@ export async function probeEventLoop<T>(
   // machine three sleeps can pass before its timer has run twice), so a block on the operation's first line is
   // measured. Bounded: a loop that never records in a second measures without the warm-up.
   await sleep(resolutionMs * 3);
-  for (let waited = 0; histogram.count === 0 && waited < 1_000; waited += resolutionMs) await sleep(resolutionMs);
+  for (let waited = 0; histogram.count === 0 && waited < 1_000; waited += resolutionMs)
+    await sleep(resolutionMs);
   const started = performance.now();
   let value: T;
   let durationMs: number;
