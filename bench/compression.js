@@ -5,7 +5,7 @@
  * For three kinds of content — logs, JSON and source code — writes the same entry into one SQLite store per
  * codec (`none`, the anchor, then `gzip`, `brotli`, and `zstd` when this Node has it) and reports:
  *   1. space: the store's bytes on disk (database after a WAL checkpoint + side files) against the content's;
- *   2. write time of the entry (one per store, in the order above);
+ *   2. write time of the entry, in fresh stores, paired and alternated with the uncompressed store;
  *   3. slice-read latency: random 2,000-character range reads, each codec paired with the uncompressed store at
  *      the same position, the order alternating pair by pair; the figure is the median of the per-pair ratios;
  *   4. grep throughput over the whole entry for a pattern that matches a few lines, paired and alternated the
@@ -17,6 +17,7 @@
  * Prints tables and writes bench/results/compression.json. Options:
  *   --size-mib N   size of each entry (default 32)      --reads N   range-read pairs per codec (default 300)
  *   --greps N      grep pairs per codec (default 5)     --data DIR  the preview corpus
+ *   --writes N     write pairs per codec (default 3)
  *   --codecs-only  only the codecs on 256 KiB chunks, no store (runs on any Node, e.g. one with zstd whose ABI
  *                  the installed better-sqlite3 was not built for)
  * Before the stores, the codecs alone (`encodeChunkBytes` / `decodeChunkBytes`) on the content's chunks.
@@ -57,6 +58,7 @@ const option = (flag, fallback) => {
 const SIZE_MIB = Number(option('--size-mib', 32));
 const READS = Number(option('--reads', 300));
 const GREPS = Number(option('--greps', 5));
+const WRITES = Number(option('--writes', 3));
 const SESSION = 'bench';
 const CODECS = ['none', 'gzip', 'brotli', 'zstd'].filter((codec) => compressionAvailable(codec));
 const log = (message) => console.error(`· ${message}`);
@@ -64,7 +66,7 @@ const log = (message) => console.error(`· ${message}`);
 const directory = await mkdtemp(join(tmpdir(), 'scratchpad-bench-compression-'));
 const results = {
   startedAt: new Date().toISOString(),
-  command: `npm run bench:compression -- --size-mib ${SIZE_MIB} --reads ${READS} --greps ${GREPS}${CODECS_ONLY ? ' --codecs-only' : ''}`,
+  command: `npm run bench:compression -- --size-mib ${SIZE_MIB} --reads ${READS} --greps ${GREPS} --writes ${WRITES}${CODECS_ONLY ? ' --codecs-only' : ''}`,
   environment: {
     node: process.version,
     platform: `${process.platform} ${process.arch}`,
@@ -72,7 +74,7 @@ const results = {
     cpu: cpus()[0]?.model ?? 'unknown',
     loadavg: loadavg().map((value) => round(value, 2)),
   },
-  options: { sizeMiB: SIZE_MIB, reads: READS, greps: GREPS, codecs: CODECS },
+  options: { sizeMiB: SIZE_MIB, reads: READS, greps: GREPS, writes: WRITES, codecs: CODECS },
   contents: [],
 };
 
@@ -177,9 +179,11 @@ async function benchContent(content) {
     const store = stores[codec];
     const reads = await pairedReads(store.pad, anchor.pad, content.kind, chars, codec);
     const greps = await pairedGreps(store.pad, anchor.pad, content, expectedMatches, codec);
+    const writes = codec === 'none' ? undefined : await pairedWrites(content, codec);
     out.codecs[codec] = {
       writeMs: round(store.writeMs, 1),
       writeMiBps: round(content.data.byteLength / MIB / (store.writeMs / 1000), 1),
+      ...(writes ? { pairedWrite: writes } : {}),
       rangeRead: reads,
       grep: greps,
     };
@@ -233,6 +237,44 @@ async function benchCodecs(content) {
     log(`${codec}: ${JSON.stringify(out[codec])}`);
   }
   return out;
+}
+
+/** Writes of the whole entry into fresh stores, `codec` and uncompressed alternating which goes first. */
+async function pairedWrites(content, codec) {
+  const ours = [];
+  const theirs = [];
+  const ratios = [];
+  const write = async (compression, pair) => {
+    const path = join(directory, `write-${content.kind}-${codec}-${pair}-${compression}`, 'store.db');
+    const pad = createScratchpad({ driver: createSqliteDriver({ path, compression }) });
+    global.gc?.();
+    const { ms } = await time(() => pad.write(SESSION, content.kind, content.data));
+    await pad.close();
+    await rm(dirname(path), { recursive: true, force: true });
+    return ms;
+  };
+  for (let pair = 0; pair < WRITES; pair++) {
+    let a;
+    let b;
+    if (pair % 2 === 0) {
+      a = await write(codec, pair);
+      b = await write('none', pair);
+    } else {
+      b = await write('none', pair);
+      a = await write(codec, pair);
+    }
+    ours.push(a);
+    theirs.push(b);
+    ratios.push(a / b);
+  }
+  const mib = content.data.byteLength / MIB;
+  log(`${codec}: write median ${round(median(ours), 0)} ms (uncompressed ${round(median(theirs), 0)} ms)`);
+  return {
+    pairs: WRITES,
+    MiBps: round(mib / (median(ours) / 1000), 1),
+    uncompressedMiBps: round(mib / (median(theirs) / 1000), 1),
+    ratioToUncompressed: round(median(ratios), 3),
+  };
 }
 
 /** Random 2,000-character range reads: `pad` and the anchor at the same position, alternating which goes first. */
@@ -345,7 +387,9 @@ function report(all) {
         codec,
         `${round(figures.diskBytes / MIB, 2)} MiB`,
         `${round(figures.spaceSaved * 100, 1)}%`,
-        `${figures.writeMiBps} MiB/s`,
+        figures.pairedWrite
+          ? `${figures.pairedWrite.MiBps} MiB/s (${figures.pairedWrite.ratioToUncompressed}×)`
+          : `${figures.writeMiBps} MiB/s`,
         `${figures.rangeRead.medianMs} ms`,
         `${figures.rangeRead.ratioToUncompressed}×`,
         `${figures.grep.MiBps} MiB/s`,
@@ -359,7 +403,7 @@ function report(all) {
       'codec',
       'on disk',
       'saved',
-      'write',
+      'write (time vs none)',
       '2,000-char read (median)',
       'read vs none',
       'grep',

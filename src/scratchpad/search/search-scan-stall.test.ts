@@ -19,4 +19,15 @@ describe('search by scan (memory store)', () => {
     expect(probe.value.indexing).toBeUndefined();
     expect(probe.worstBusyMs).toBeLessThan(TEST_STALL_BOUND_MS);
   });
+
+  it('ranks and snippets a term that is on every line, within the stall bound', async () => {
+    const pad = createScratchpad({ driver: createMemoryDriver() });
+    // 32,768 hits per 256 KiB chunk: the scan counts them with one global match per chunk.
+    await pad.write('s1', 'dense', 'request\n'.repeat(300_000));
+    await pad.write('s1', 'sparse', `${'nothing here\n'.repeat(1000)}one request\n`);
+    const probe = await probeEventLoop(() => pad.search('s1', 'request'));
+    expect(probe.value.hits.map((hit) => hit.entry.name)).toEqual(['dense', 'sparse']);
+    expect(probe.value.hits[0]?.snippet).toMatch(/^\[request\] \[request\] \[request\]/);
+    expect(probe.worstBusyMs).toBeLessThan(TEST_STALL_BOUND_MS);
+  });
 });

@@ -34,11 +34,17 @@ export async function searchByScan(
     for (let seq = 0; seq < record.chunkCount; seq += 16) {
       for (const chunk of await cursor.chunks(seq, seq + 16)) {
         const text = decodeUtf8(chunk.data);
-        pattern.lastIndex = 0;
-        for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
-          const term = match[0].toLowerCase();
+        // One global match finds every occurrence in one call; an exec loop crosses into RE2 once per hit (as in
+        // the redactor): 32,768 hits in 256 KiB took 250 ms that way, 80 ms with one match, on a loaded machine.
+        const found = text.match(pattern as unknown as RegExp);
+        for (const match of found ?? []) {
+          const term = match.toLowerCase();
           counts.set(term, (counts.get(term) ?? 0) + 1);
-          if (snippet === '') snippet = makeSnippet(text, match.index, match[0].length, terms);
+        }
+        if (found !== null && snippet === '') {
+          pattern.lastIndex = 0;
+          const first = pattern.exec(text);
+          if (first !== null) snippet = makeSnippet(text, first.index, first[0].length, terms);
         }
         // An in-memory driver answers without I/O, so nothing else would give the event loop a turn.
         if (performance.now() - sliceStart > SCAN_SLICE_MS) {
