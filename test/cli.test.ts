@@ -105,6 +105,33 @@ describe('scratchpad CLI', () => {
     });
   });
 
+  it('lists a page at a time: --limit, the next cursor on stderr or in --json, --cursor continues', () => {
+    const env = { SCRATCHPAD_DB: join(home, 'paging.db'), SCRATCHPAD_SESSION: 'pages' };
+    for (const name of ['c', 'a', 'b']) run(['write', name], 'x', env);
+    const first = run(['list', '--limit', '2'], undefined, env);
+    expect(first.code).toBe(0);
+    expect(
+      first.stdout
+        .split('\n')
+        .slice(1, 3)
+        .map((line) => line.split(/\s+/)[0]),
+    ).toEqual(['a', 'b']);
+    const cursor = /^more entries: scratchpad list --limit 2 --cursor (\S+)\n$/.exec(first.stderr)?.[1];
+    expect(cursor).toEqual(expect.any(String));
+    const json = JSON.parse(run(['--json', 'list', '--limit', '2'], undefined, env).stdout);
+    expect(json.nextCursor).toBe(cursor);
+    const rest = run(['list', '--limit', '2', '--cursor', cursor as string], undefined, env);
+    expect(rest.stdout.split('\n')[1]?.split(/\s+/)[0]).toBe('c');
+    expect(rest.stderr).toBe('');
+    const bad = run(['list', '--cursor', 'c'], undefined, env);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('Invalid list cursor');
+    expect(bad.stderr).toContain('the cursor the previous page printed');
+    const other = run(['list', '--cursor', cursor as string, '--order', 'createdAt'], undefined, env);
+    expect(other.code).toBe(1);
+    expect(other.stderr).toContain('ordered by name, not createdAt');
+  });
+
   it('gc says what a delete left for readers and when a later gc frees it', () => {
     const env = { SCRATCHPAD_DB: join(home, 'gc.db') };
     expect(run(['write', 'big'], 'x'.repeat(3_000_000), env).code).toBe(0);

@@ -159,6 +159,17 @@ describe('scratchpad ui HTTP API', () => {
       metadataKeys: 2,
     });
     expect(entries.json.entries[0].metadata).toBeUndefined();
+    expect(entries.json.nextCursor).toBeUndefined();
+    const first = await call(`${base}/api/sessions/build/entries?orderBy=createdAt&limit=1`);
+    expect(first.json).toMatchObject({ entries: [{ name: 'build-log' }], truncated: true });
+    const rest = await call(
+      `${base}/api/sessions/build/entries?limit=1&cursor=${encodeURIComponent(first.json.nextCursor)}`,
+    );
+    expect(rest.json.entries.map((e: Entry) => e.name)).toEqual(['blob']);
+    expect(rest.json.nextCursor).toBeUndefined();
+    const foreign = await call(`${base}/api/sessions/build/entries?cursor=build-log`);
+    expect(foreign.status).toBe(400);
+    expect(foreign.json.error.code).toBe('INVALID_ARGUMENT');
     const detail = await call(`${base}/api/sessions/build/entries/${log.id}`);
     expect(detail.json.entry.metadata.command).toBe('make');
     expect(detail.json.entry.metadata.note.length).toBeLessThan(1100);

@@ -181,9 +181,14 @@ function highlightTerms(text: string, terms: string[]) {
   return text.split(pattern).map((part, index) => (index % 2 === 1 ? <mark>{part}</mark> : part));
 }
 
+interface EntryPage {
+  entries: EntrySummary[];
+  nextCursor?: string;
+}
+
 function EntryTable({ session, revision }: { session: string; revision: number }) {
   const [entries, setEntries] = useState<EntrySummary[]>([]);
-  const [truncated, setTruncated] = useState(false);
+  const [nextCursor, setNextCursor] = useState<string>();
   const [filter, setFilter] = useState('');
   const [sort, setSort] = useState<{ key: SortKey; descending: boolean }>({
     key: 'createdAt',
@@ -191,17 +196,24 @@ function EntryTable({ session, revision }: { session: string; revision: number }
   });
   const [error, setError] = useState<string>();
   useEffect(() => {
-    get<{ entries: EntrySummary[]; truncated: boolean }>(`/sessions/${encodeURIComponent(session)}/entries`, {
-      limit: 500,
-      orderBy: 'createdAt',
-    })
+    get<EntryPage>(`/sessions/${encodeURIComponent(session)}/entries`, { limit: 500, orderBy: 'createdAt' })
       .then((reply) => {
         setEntries(reply.entries);
-        setTruncated(reply.truncated);
+        setNextCursor(reply.nextCursor);
         setError(undefined);
       })
       .catch((failure: Error) => setError(failure.message));
   }, [session, revision]);
+  // The next 500 after the last page shown (the server's keyset cursor: nothing repeated or skipped).
+  const loadMore = (): void => {
+    if (nextCursor === undefined) return;
+    get<EntryPage>(`/sessions/${encodeURIComponent(session)}/entries`, { limit: 500, cursor: nextCursor })
+      .then((reply) => {
+        setEntries((shown) => [...shown, ...reply.entries]);
+        setNextCursor(reply.nextCursor);
+      })
+      .catch((failure: Error) => setError(failure.message));
+  };
   const rows = useMemo(() => {
     const needle = filter.toLowerCase();
     const filtered = entries.filter((entry) =>
@@ -231,7 +243,12 @@ function EntryTable({ session, revision }: { session: string; revision: number }
         />
         <span class="muted">
           {rows.length} of {entries.length}
-          {truncated ? ' (first 500)' : ''}
+          {nextCursor === undefined ? '' : ' (more in the store) '}
+          {nextCursor === undefined ? null : (
+            <button type="button" onClick={loadMore}>
+              Load 500 more
+            </button>
+          )}
         </span>
       </div>
       {error ? <div class="error">{error}</div> : null}
