@@ -50,7 +50,8 @@ async function prepare(store) {
     for (let index = 0; index < entries; index++) {
       const name = `e-${String((index * 7919) % entries).padStart(7, '0')}`;
       await pad.write(SESSION, name, `entry ${index} payload`);
-      if (index % 10_000 === 9_999) process.stderr.write(`  written ${index + 1} (${Date.now() - started} ms)\n`);
+      if (index % 10_000 === 9_999)
+        process.stderr.write(`  written ${index + 1} (${Date.now() - started} ms)\n`);
     }
   }
   await pad.close();
@@ -109,7 +110,14 @@ async function main() {
   const child = (mode) => {
     const result = spawnSync(
       process.execPath,
-      [fileURLToPath(import.meta.url), '--child', mode, '--child-store', store, ...(cursor ? ['--cursor', cursor] : [])],
+      [
+        fileURLToPath(import.meta.url),
+        '--child',
+        mode,
+        '--child-store',
+        store,
+        ...(cursor ? ['--cursor', cursor] : []),
+      ],
       { encoding: 'utf8', maxBuffer: 1 << 20 },
     );
     if (result.status !== 0) throw new Error(`${mode} failed: ${result.stderr}`);
