@@ -1,4 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +8,7 @@ import { builtCli } from './helpers/built-cli.js';
 import { runCliAsync } from './helpers/run-cli-async.js';
 import { runCliSync } from './helpers/run-cli-sync.js';
 
+const postgresUrl = process.env.SCRATCHPAD_TEST_POSTGRES_URL ?? 'postgres://root@127.0.0.1:5432/test';
 let cli: string;
 let home: string;
 beforeAll(() => {
@@ -123,17 +125,24 @@ describe('the CLI keeps the store promises', () => {
     expect(missing.stderr).toContain('Cannot read');
   });
 
-  it('10 concurrent appends from the CLI all land, on SQLite and fs', async () => {
-    for (const store of [`sqlite:${join(home, 'race.db')}`, `fs:${join(home, 'race-fs')}`]) {
+  it('10 concurrent appends from the CLI all land, on SQLite, fs and PostgreSQL', async () => {
+    // PostgreSQL: the shared test database's default schema, in a session of this run's own.
+    const session = `race-${randomBytes(6).toString('hex')}`;
+    for (const store of [`sqlite:${join(home, 'race.db')}`, `fs:${join(home, 'race-fs')}`, postgresUrl]) {
       const env = { PATH: process.env.PATH ?? '', HOME: home, XDG_DATA_HOME: join(home, 'data') };
       const runs = await Promise.all(
         Array.from({ length: 10 }, (_, index) =>
-          runCliAsync(cli, ['--store', store, 'write', 'log', '--append'], { env, input: `line ${index}\n` }),
+          runCliAsync(cli, ['--store', store, '--session', session, 'write', 'log', '--append'], {
+            env,
+            input: `line ${index}\n`,
+          }),
         ),
       );
       expect(runs.map((result) => [result.code, result.stderr])).toEqual(runs.map(() => [0, '']));
-      const lines = run(['--store', store, 'read', 'log']).stdout.trimEnd().split('\n').sort();
+      const read = run(['--store', store, '--session', session, 'read', 'log']);
+      const lines = read.stdout.trimEnd().split('\n').sort();
       expect(lines).toEqual(Array.from({ length: 10 }, (_, index) => `line ${index}`).sort());
+      expect(run(['--store', store, 'sessions', 'delete', session]).code).toBe(0);
     }
-  }, 120_000);
+  }, 180_000);
 });

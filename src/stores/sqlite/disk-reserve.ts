@@ -45,6 +45,14 @@ export class DiskReserve {
     }
   }
 
+  /**
+   * True when the disk has less room than twice the reserve: deletes then release what they free at once, rather
+   * than keeping it for readers, so that a write fits again.
+   */
+  lowOnSpace(): boolean {
+    return !this.#roomFor(2 * this.#bytes);
+  }
+
   #roomFor(bytes: number): boolean {
     try {
       const disk = statfsSync(dirname(this.path));

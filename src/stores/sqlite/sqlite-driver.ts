@@ -400,34 +400,50 @@ export class SqliteDriver implements StoreDriver {
 
   /**
    * {@link #change} for what frees space (deletes, gc). On a full disk even these need new pages (WAL frames)
-   * before they free any: when one fails with `STORE_FULL`, the disk reserve is released and it runs once more,
-   * purging retired contents without waiting for their readers' grace period; afterwards the WAL is checkpointed (so the freed pages are reused) and the reserve is written again if there is
-   * room. Writes never get here: they fail cleanly and leave the reserve for this.
+   * before they free any: when one fails with `STORE_FULL`, the disk reserve is released and it runs once more.
+   * On a full or nearly full disk (less room than twice the reserve, or that failure) it purges retired contents
+   * without waiting for their readers' grace period, so their side files give the space back at once, and
+   * checkpoints the WAL (so the freed pages are reused); the reserve is written again if there is room. Writes
+   * never get here: they fail cleanly and leave the reserve for this.
    */
   #freeing<T>(body: () => T, freed?: SweepResult): T {
     let result: T;
     try {
       result = this.#change(body, freed);
+      // Nearly full (less room than twice the reserve): the reserve and what this retired go now, as after a
+      // failure, so that a write fits again (the reserve is written back once there is room).
+      if (this.#reserve?.lowOnSpace()) {
+        this.#reserve.release();
+        this.#releaseRetiredNow(() => undefined, freed);
+      }
     } catch (error) {
       if (!ScratchpadError.hasCode(error, 'STORE_FULL') || !this.#reserve?.release()) throw error;
-      // The disk is full: contents kept for readers go now too (a reader then retries on the entry's current
-      // state), so the side files this frees give real space back at once.
-      result = this.#change(() => {
-        const value = body();
-        const early = this.#chunks.purgeRetired(this.#now());
-        if (freed) {
-          freed.released.contents += early.contents;
-          freed.released.bytes += early.bytes;
-        }
-        return value;
-      }, freed);
-      try {
-        this.#database.exec('PRAGMA wal_checkpoint(TRUNCATE)');
-      } catch {
-        // a reader holds the WAL: the next checkpoint shrinks it
-      }
+      result = this.#releaseRetiredNow(body, freed);
     }
     this.#reserve?.ensure();
+    return result;
+  }
+
+  /**
+   * Runs `body` and purges every retired content at once, without waiting for its readers' grace period (a reader
+   * then retries on the entry's current state), so the side files this frees give real space back; then
+   * checkpoints the WAL so the freed pages are reused.
+   */
+  #releaseRetiredNow<T>(body: () => T, freed?: SweepResult): T {
+    const result = this.#change(() => {
+      const value = body();
+      const early = this.#chunks.purgeRetired(this.#now());
+      if (freed) {
+        freed.released.contents += early.contents;
+        freed.released.bytes += early.bytes;
+      }
+      return value;
+    }, freed);
+    try {
+      this.#database.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+    } catch {
+      // a reader holds the WAL: the next checkpoint shrinks it
+    }
     return result;
   }
 
