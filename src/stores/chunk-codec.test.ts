@@ -121,7 +121,7 @@ describe('chunk codec', () => {
   });
 
   it('resolves the store option', () => {
-    expect(resolveCompression(undefined)).toBe('brotli');
+    expect(resolveCompression(undefined)).toBe('none');
     for (const name of ['none', 'gzip', 'brotli'] as ChunkCompression[])
       expect(resolveCompression(name)).toBe(name);
     expect(

@@ -43,7 +43,7 @@ describe('SQLite compressed chunks', () => {
   let driver: SqliteDriver;
   let pad: Scratchpad;
   const open = (options: { compression?: ChunkCompression; inlineBytes?: number } = {}): void => {
-    driver = createSqliteDriver({ path, ...options });
+    driver = createSqliteDriver({ path, compression: 'brotli', ...options });
     pad = createScratchpad({ driver });
   };
   const layout = (name: string): ChunkLayout => {
@@ -73,7 +73,7 @@ describe('SQLite compressed chunks', () => {
     await driver.close();
   });
 
-  it('stores text compressed by default and reads every kind of slice back exactly', async () => {
+  it('stores text compressed (brotli) and reads every kind of slice back exactly', async () => {
     open();
     const content = logText(3 * MIB, 'compressed');
     await pad.write('s1', 'log', content);

@@ -51,8 +51,8 @@ export interface SqliteDriverConfig {
    */
   inlineBytes?: number;
   /**
-   * How chunks written from now on are stored: `brotli` (the default), `gzip`, `zstd` (Node 22.15+ and 23.8+
-   * only) or `none`. Each chunk is compressed on its own, and only when that saves at least a tenth, so a slice
+   * How chunks written from now on are stored: `none` (the default: as written), `brotli`, `gzip`, `zstd` (Node 22.15+ and 23.8+
+   * only). Each chunk is compressed on its own, and only when that saves at least a tenth, so a slice
    * still reads only the chunks it touches. Chunks already stored keep their codec: any mix reads back.
    */
   compression?: ChunkCompression;
