@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { ScratchpadError } from '../../core/errors.js';
 import { configFilePath, type Environment } from './config-path.js';
+import { configReadError } from './config-read-error.js';
 import { parseRuntimeConfig } from './parse-runtime-config.js';
 import { defaultRuntimeConfig, type RuntimeConfig } from './runtime-config.js';
 
@@ -25,22 +25,9 @@ export async function loadRuntimeConfig(options: LoadRuntimeConfigOptions = {}):
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' && explicit === undefined) return defaultRuntimeConfig();
-    throw new ScratchpadError(
-      'CONFIG_INVALID',
-      code === 'ENOENT'
-        ? `Config file ${path} does not exist.`
-        : `Cannot read config file ${path} (${code ?? (error as Error).message}).`,
-      {
-        hint:
-          code === 'ENOENT'
-            ? 'Create it, fix the path (SCRATCHPAD_CONFIG or the path you passed), or unset it to use the defaults.'
-            : 'Check the file permissions, or point SCRATCHPAD_CONFIG to another file.',
-        details: { path, code },
-        cause: error,
-      },
-    );
+    const failure = configReadError(path, error, explicit !== undefined);
+    if (failure === undefined) return defaultRuntimeConfig();
+    throw failure;
   }
   return parseRuntimeConfig(text, path);
 }

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { ScratchpadError } from '../../core/errors.js';
 import { isValidName, NAME_RULE } from '../../core/names.js';
 import { MAX_TTL_SECONDS, TTL_SECONDS_RANGE } from '../../core/ttl.js';
 import { configFilePath, type Environment } from './config-path.js';
+import { configReadError } from './config-read-error.js';
 import { parseToml } from './parse-toml.js';
 import { readSection } from './section-reader.js';
 
@@ -64,22 +64,9 @@ export function loadStoreDefaults(env: Environment = process.env): StoreDefaults
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' && explicit === undefined) return {};
-    throw new ScratchpadError(
-      'CONFIG_INVALID',
-      code === 'ENOENT'
-        ? `Config file ${path} does not exist.`
-        : `Cannot read config file ${path} (${code ?? (error as Error).message}).`,
-      {
-        hint:
-          code === 'ENOENT'
-            ? 'Create it, fix SCRATCHPAD_CONFIG, or unset it to use the defaults.'
-            : 'Check the file permissions, or point SCRATCHPAD_CONFIG to another file.',
-        details: { path, code },
-        cause: error,
-      },
-    );
+    const failure = configReadError(path, error, explicit !== undefined);
+    if (failure === undefined) return {};
+    throw failure;
   }
   return parseStoreDefaults(text, path);
 }
