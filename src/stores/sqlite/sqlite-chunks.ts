@@ -152,18 +152,9 @@ export class ChunkStore {
 
   /** Appends a chunk (index row and stored bytes) to `content`, its bytes inline. */
   insertChunk(content: number, chunk: StoredChunk): void {
-    const id = this.#insertChunk.run({
-      content,
-      seq: chunk.seq,
-      byteStart: chunk.byteStart,
-      charStart: chunk.charStart,
-      lineStart: chunk.lineStart,
-      bytes: chunk.bytes,
-      chars: chunk.chars,
-      newlines: chunk.newlines,
-      codec: chunk.codec,
-      storedBytes: chunk.codec === 0 ? null : chunk.stored.byteLength,
-    }).lastInsertRowid;
+    const id = this.#insertChunk.run(
+      chunkIndexRow(content, chunk, chunk.codec === 0 ? null : chunk.stored.byteLength),
+    ).lastInsertRowid;
     this.#insertChunkData.run(id, asBuffer(chunk.stored));
   }
 
@@ -171,16 +162,7 @@ export class ChunkStore {
   insertExternalChunks(content: number, chunks: readonly ExternalChunk[]): void {
     for (const chunk of chunks) {
       this.#insertExternalChunk.run({
-        content,
-        seq: chunk.seq,
-        byteStart: chunk.byteStart,
-        charStart: chunk.charStart,
-        lineStart: chunk.lineStart,
-        bytes: chunk.bytes,
-        chars: chunk.chars,
-        newlines: chunk.newlines,
-        codec: chunk.codec,
-        storedBytes: chunk.codec === 0 ? null : chunk.storedBytes,
+        ...chunkIndexRow(content, chunk, chunk.codec === 0 ? null : chunk.storedBytes),
         file: chunk.file,
         fileOffset: chunk.fileOffset,
       });
@@ -335,4 +317,24 @@ export class ChunkStore {
     const row = this.#locate[axis].get(content, position) as { seq: number } | undefined;
     return row?.seq ?? 0;
   }
+}
+
+/** The index columns every chunk row has, inline or in a side file. */
+function chunkIndexRow(
+  content: number,
+  chunk: StoredChunk | ExternalChunk,
+  storedBytes: number | null,
+): Record<string, number | null> {
+  return {
+    content,
+    seq: chunk.seq,
+    byteStart: chunk.byteStart,
+    charStart: chunk.charStart,
+    lineStart: chunk.lineStart,
+    bytes: chunk.bytes,
+    chars: chunk.chars,
+    newlines: chunk.newlines,
+    codec: chunk.codec,
+    storedBytes,
+  };
 }
