@@ -286,6 +286,35 @@ describe('runTurn (seed 002 planner)', () => {
     );
   });
 
+  it('default style: a scratchpad_read answer is cut at 32 KiB and names the call that continues', async () => {
+    const big = join(catalog.home, 'long_log.txt');
+    writeFileSync(
+      big,
+      Array.from({ length: 20_000 }, (_, index) => `INFO 2026-04-26 10:00:01 event ${index + 1}\n`).join(''),
+    );
+    let answer = '';
+    const { run, scratchpad } = turn(
+      [
+        { toolCalls: [{ name: 'fs_read', arguments: { path: big } }] },
+        async () => {
+          const [entry] = (await scratchpad.session('default').list()).entries;
+          return {
+            toolCalls: [{ name: 'scratchpad_read', arguments: { id: entry?.id, lines: '1:20000' } }],
+          };
+        },
+        (options) => {
+          answer = lastToolMessage(options);
+          return 'Read the first part.';
+        },
+      ],
+      `read ${big}`,
+    );
+    await run;
+    expect(Buffer.byteLength(answer)).toBeLessThanOrEqual(32 * 1024);
+    expect(answer).toContain('event 1\n');
+    expect(answer).toMatch(/"lines":"\d+:20000"/);
+  });
+
   it('metnos style: the seed 000 synthetic observation and scratchpad_read by id', async () => {
     const big = join(catalog.home, 'big_log.txt');
     writeFileSync(

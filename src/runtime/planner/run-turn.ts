@@ -7,6 +7,7 @@ import {
   type OffloadPolicyOptions,
 } from '../../scratchpad/offload/index.js';
 import type { Scratchpad } from '../../scratchpad/scratchpad.js';
+import { DEFAULT_MAX_ANSWER_BYTES } from '../../tools/default/capped-read.js';
 import { DEFAULT_SYSTEM_PROMPT } from '../../tools/default/default-preset.js';
 import { createReadTool } from '../../tools/default/read-tool.js';
 import { METNOS_SYSTEM_PROMPT } from '../../tools/presets/metnos/metnos-preset.js';
@@ -198,7 +199,13 @@ function createTurnContext(
   const candidates = selection.candidates.map((candidate) => candidate.executor);
   base.record.candidates = candidates.map((executor) => executor.name);
   base.record.k = { value: selection.k, reason: selection.reason };
-  const readTool: ScratchpadTool = style === 'metnos' ? createMetnosReadTool() : createReadTool();
+  // The default read is bounded like the default preset's (32 KiB, then the call that continues): one read of a
+  // whole offloaded log must not put back into the context what offloading kept out of it. Seed 000's read keeps
+  // its own `full` mode.
+  const readTool: ScratchpadTool =
+    style === 'metnos'
+      ? createMetnosReadTool()
+      : createReadTool({ maxAnswerBytes: DEFAULT_MAX_ANSWER_BYTES });
   // Seed 000's calibration for a turn of 3–5 steps: below ~4 KB an observation costs ~1,000 tokens, less than
   // the extra read step offloading it would cost a small local model. Library users get the policy's own default.
   // Entries live for seed 000's hour (gc at the next turn's start), whatever the style.
