@@ -79,6 +79,7 @@ export { MemoryDriver } from './stores/memory/index.js';
 /** The driver spec a backend implements (`runStoreContract` in `agent-scratchpad/test` checks one). */
 export type {
   ChunkInFile,
+  ChunkInPostgres,
   ChunkSource,
   CommitRequest,
   CommitResult,

@@ -64,8 +64,9 @@ export interface StoreDriver {
 
   /**
    * Where the bytes of chunks `[seqStart, seqEnd)` are, like {@link doReadChunks} but a chunk stored in a plain file
-   * may come as its path and offset instead of its bytes, for another thread of this process to read (grep's
-   * worker does, so the event loop copies nothing). Optional: callers use {@link doReadChunks} without it.
+   * may come as its path and offset, and one in a database row as that row, instead of its bytes, for another
+   * thread of this process to read (grep's worker does, so the event loop neither copies nor decodes anything).
+   * Optional: callers use {@link doReadChunks} without it.
    */
   doChunkSources?(record: EntryRecord, seqStart: number, seqEnd: number): Promise<ChunkSource[]>;
 
@@ -134,10 +135,28 @@ export interface ChunkInFile extends ChunkInfo {
 }
 
 /**
- * A chunk with its bytes, with its bytes as stored (maybe compressed), or with the file where they are (see
- * {@link StoreDriver.doChunkSources}).
+ * A chunk whose bytes are a row of a PostgreSQL store's `chunk_data` table, for another thread to fetch on a
+ * connection of its own (so neither the transfer nor the decoding of the bytes runs on the event loop). The row
+ * is immutable: content a write supersedes keeps its rows for the store's read grace period.
  */
-export type ChunkSource = Chunk | StoredChunk | ChunkInFile;
+export interface ChunkInPostgres extends ChunkInfo {
+  codec: number;
+  storedBytes: number;
+  postgres: {
+    /** How to connect (`pg`'s environment variables when absent). */
+    connectionString?: string;
+    /** The store's schema. */
+    schema: string;
+    /** The `chunk_data` row holding the bytes. */
+    dataId: string;
+  };
+}
+
+/**
+ * A chunk with its bytes, with its bytes as stored (maybe compressed), or with the file or database row where they
+ * are (see {@link StoreDriver.doChunkSources}).
+ */
+export type ChunkSource = Chunk | StoredChunk | ChunkInFile | ChunkInPostgres;
 
 /** Where a writer puts the chunks of new content. */
 export interface ContentSink {

@@ -69,7 +69,12 @@ async function run(id: number, job: GrepJob): Promise<GrepScan> {
     const sources = await (asked.get(seq) ?? ask(seq, false));
     asked.delete(seq);
     const next = seq + GREP_BATCH;
-    if (next < job.chunkCount) asked.set(next, ask(next, false));
+    if (next < job.chunkCount) {
+      // Bytes in database rows are fetched ahead too, while this batch is searched.
+      const nextSources = ask(next, false);
+      void nextSources.then((found) => reader.prefetch(found));
+      asked.set(next, nextSources);
+    }
     const chunks = (await reader.load(sources)) ?? (await reader.load(await ask(seq, true)));
     if (!chunks) throw new Error(`The bytes of chunks ${seq}+ could not be read.`);
     return chunks;

@@ -8,7 +8,8 @@ import { ScratchpadError } from '../../core/errors.js';
 import { createScratchpad, type Scratchpad } from '../../scratchpad/scratchpad.js';
 import { runStoreContract } from '../../testing/store-contract.js';
 import { testRecord } from '../../testing/test-record.js';
-import type { CommitResult } from '../driver.js';
+import type { ChunkInPostgres, CommitResult } from '../driver.js';
+import { PostgresChunkFetcher } from './postgres-chunk-fetcher.js';
 import { createPostgresDriver, type PostgresDriver, type PostgresDriverConfig } from './postgres-driver.js';
 import { SCHEMA_VERSION } from './postgres-migrations.js';
 import type { PostgresPool } from './postgres-pool.js';
@@ -461,6 +462,45 @@ describe('postgres driver', () => {
     await pad.write('s1', 'other', 'x');
     expect(await driver.doReadChunks(stale, 0, stale.chunkCount)).toEqual([]);
     expect(await rowCounts(schema)).toMatchObject({ retired: 0, chunks: 1, chunk_data: 1 });
+  });
+
+  it('names the rows of chunk bytes for another thread, which fetches what doReadChunks reads', async () => {
+    const schema = freshSchema();
+    const driver = await driverOn(schema, { readGraceMs: 0 });
+    const pad = createScratchpad({ driver, chunkSize: 16 });
+    await pad.write('s1', 'doc', 'bytes fetched by a thread of their own, \u0000 and é');
+    const record = (await driver.doGetEntry('s1', 'doc')) as EntryRecord;
+    const sources = await driver.doChunkSources(record, 1, record.chunkCount + 5);
+    const chunks = await driver.doReadChunks(record, 1, record.chunkCount);
+    expect(
+      sources.map((source) => ('data' in source ? 'bytes' : 'postgres' in source ? 'row' : 'other')),
+    ).toEqual(chunks.map(() => 'row'));
+    const rows = sources.filter((source): source is ChunkInPostgres => 'postgres' in source);
+    expect(rows.map(({ postgres: _row, codec: _codec, storedBytes: _stored, ...info }) => info)).toEqual(
+      chunks.map(({ data: _data, ...info }) => info),
+    );
+    const fetcher = new PostgresChunkFetcher();
+    fetcher.prefetch(rows.slice(0, 2));
+    const fetched = await fetcher.fetch(rows);
+    expect(rows.map((row) => Buffer.from(fetched.get(row.postgres.dataId) ?? []).toString())).toEqual(
+      chunks.map((chunk) => Buffer.from(chunk.data).toString()),
+    );
+    // Rows purged after a delete (no read grace here) are absent: the caller then reads through the store.
+    await pad.delete('s1', 'doc');
+    await pad.write('s1', 'other', 'x');
+    expect((await fetcher.fetch(rows)).size).toBe(0);
+    await fetcher.close();
+  });
+
+  it('with a pool of the caller, gives chunk bytes themselves (another thread could not connect)', async () => {
+    const schema = freshSchema();
+    const pool = new pg.Pool({ connectionString: url, max: 2 });
+    const driver = await createPostgresDriver({ pool, schema });
+    open.push(driver);
+    const pad = createScratchpad({ driver, chunkSize: 16 });
+    await pad.write('s1', 'doc', 'bytes read on the main thread, as before');
+    const record = (await driver.doGetEntry('s1', 'doc')) as EntryRecord;
+    expect(await driver.doChunkSources(record, 0, 2)).toEqual(await driver.doReadChunks(record, 0, 2));
   });
 
   it('searches chunk text and names, indexing lazily, whatever the query text', async () => {

@@ -2,6 +2,7 @@ import type { Chunk, ChunkAxis } from '../../core/chunk.js';
 import type { EntryRecord, SessionInfo } from '../../core/entry.js';
 import { ScratchpadError } from '../../core/errors.js';
 import type {
+  ChunkSource,
   CommitRequest,
   CommitResult,
   ContentSink,
@@ -25,6 +26,7 @@ import {
   entryPlaceholders,
   entryValues,
   toChunk,
+  toChunkInfo,
   toEntryRecord,
   toSessionInfo,
 } from './postgres-records.js';
@@ -79,6 +81,11 @@ export class PostgresDriver implements StoreDriver {
   readonly #now: () => number;
   readonly #target: PostgresTarget;
   readonly #readGraceMs: number;
+  /**
+   * How another thread connects to this store to fetch chunk bytes itself (`doChunkSources`); `undefined` when
+   * the caller gave the pool, whose settings the driver cannot copy.
+   */
+  readonly #threadConnection: { connectionString?: string } | undefined;
   /** Staging areas whose sink this driver holds (neither committed nor aborted): never swept. */
   readonly #openStaging = new Set<string>();
   #lastPurge = Number.NEGATIVE_INFINITY;
@@ -87,7 +94,13 @@ export class PostgresDriver implements StoreDriver {
   /** Wraps a pool whose schema is already migrated; use {@link createPostgresDriver} instead. */
   constructor(
     pool: PostgresPool,
-    config: { schema?: string; now?: () => number; target?: PostgresTarget; readGraceMs?: number } = {},
+    config: {
+      schema?: string;
+      now?: () => number;
+      target?: PostgresTarget;
+      readGraceMs?: number;
+      threadConnection?: { connectionString?: string };
+    } = {},
   ) {
     this.#pool = pool;
     this.schema = config.schema ?? DEFAULT_SCHEMA;
@@ -95,6 +108,7 @@ export class PostgresDriver implements StoreDriver {
     this.#now = config.now ?? Date.now;
     this.#target = config.target ?? describeTarget(undefined);
     this.#readGraceMs = readGrace(config.readGraceMs);
+    this.#threadConnection = config.threadConnection;
   }
 
   async doStage(session: string): Promise<ContentSink> {
@@ -197,6 +211,33 @@ export class PostgresDriver implements StoreDriver {
       [record.contentId, start, end],
     );
     return result.rows.map(toChunk);
+  }
+
+  /**
+   * Where the bytes of chunks `[seqStart, seqEnd)` are: their `chunk_data` rows, which grep's worker fetches on a
+   * connection of its own, so the event loop neither receives nor decodes the bytes (it read 16 chunks as 8 MiB
+   * of hex per batch before). With a pool the caller gave, the chunks themselves (the worker could not connect).
+   */
+  async doChunkSources(record: EntryRecord, seqStart: number, seqEnd: number): Promise<ChunkSource[]> {
+    const connection = this.#threadConnection;
+    if (!connection) return this.doReadChunks(record, seqStart, seqEnd);
+    const start = Math.max(0, seqStart);
+    const end = Math.min(seqEnd, record.chunkCount);
+    if (start >= end) return [];
+    const result = await this.#query(
+      `SELECT seq, byte_start, char_start, line_start, bytes, chars, newlines, data_id
+       FROM ${this.#s}.chunks WHERE content_id = $1 AND seq >= $2 AND seq < $3 ORDER BY seq`,
+      [record.contentId, start, end],
+    );
+    return result.rows.map((row) => {
+      const info = toChunkInfo(row);
+      return {
+        ...info,
+        codec: 0,
+        storedBytes: info.bytes,
+        postgres: { ...connection, schema: this.schema, dataId: String(row.data_id) },
+      };
+    });
   }
 
   async doDeleteEntry(record: EntryRecord): Promise<boolean> {
@@ -395,6 +436,13 @@ export async function createPostgresDriver(config: PostgresDriverConfig = {}): P
   return new PostgresDriver(pool, {
     schema,
     target,
+    // The pool is ours: a grep thread can open a connection like it (pg reads the same environment there).
+    ...(config.pool
+      ? {}
+      : {
+          threadConnection:
+            config.connectionString === undefined ? {} : { connectionString: config.connectionString },
+        }),
     ...(config.now ? { now: config.now } : {}),
     ...(config.readGraceMs === undefined ? {} : { readGraceMs: config.readGraceMs }),
   });
