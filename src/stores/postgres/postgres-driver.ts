@@ -1,6 +1,8 @@
 import type { Chunk, ChunkAxis } from '../../core/chunk.js';
 import type { EntryRecord, SessionInfo } from '../../core/entry.js';
 import { ScratchpadError } from '../../core/errors.js';
+import { queryTerms } from '../../core/query-terms.js';
+import { BackgroundIndexer, SEARCH_INDEX_WAIT_MS } from '../background-indexer.js';
 import type {
   ChunkSource,
   CommitRequest,
@@ -31,7 +33,7 @@ import {
   toSessionInfo,
 } from './postgres-records.js';
 import { DEFAULT_SCHEMA, quoteSchema } from './postgres-schema.js';
-import { searchSession } from './postgres-search.js';
+import { indexingProgress, indexStep, searchSession } from './postgres-search.js';
 import {
   appendStaged,
   dropStaging,
@@ -86,6 +88,8 @@ export class PostgresDriver implements StoreDriver {
    * the caller gave the pool, whose settings the driver cannot copy.
    */
   readonly #threadConnection: { connectionString?: string } | undefined;
+  /** Computes the tsvectors of a searched session's chunks, a few statements at a time, after the search answered. */
+  readonly #indexer: BackgroundIndexer;
   /** Staging areas whose sink this driver holds (neither committed nor aborted): never swept. */
   readonly #openStaging = new Set<string>();
   #lastPurge = Number.NEGATIVE_INFINITY;
@@ -109,6 +113,9 @@ export class PostgresDriver implements StoreDriver {
     this.#target = config.target ?? describeTarget(undefined);
     this.#readGraceMs = readGrace(config.readGraceMs);
     this.#threadConnection = config.threadConnection;
+    this.#indexer = new BackgroundIndexer((session) =>
+      this.#guard(() => indexStep(this.#pool, this.#s, session)),
+    );
   }
 
   async doStage(session: string): Promise<ContentSink> {
@@ -297,8 +304,21 @@ export class PostgresDriver implements StoreDriver {
     };
   }
 
-  doSearch(request: DriverSearchRequest): Promise<DriverSearchResult> {
-    return this.#guard(async () => ({ hits: await searchSession(this.#pool, this.#s, request) }));
+  /**
+   * Searches the session's indexed chunks. Indexing runs in the background (`BackgroundIndexer`, one committed
+   * statement per few chunks, so a killed process leaves what it indexed and the next search goes on from there);
+   * a search waits for it at most {@link SEARCH_INDEX_WAIT_MS}, then answers from the indexed part with
+   * `indexing: {done, total}` while indexing goes on.
+   */
+  async doSearch(request: DriverSearchRequest): Promise<DriverSearchResult> {
+    if (queryTerms(request.query).length === 0 || request.limit <= 0) return { hits: [] };
+    await this.#indexer.indexFor(request.session, SEARCH_INDEX_WAIT_MS);
+    return this.#guard(async () => {
+      const hits = await searchSession(this.#pool, this.#s, request);
+      // Asked even when this driver's loop finished: chunks another process was indexing were skipped.
+      const progress = await indexingProgress(this.#pool, this.#s, request.session);
+      return progress.done < progress.total ? { hits, indexing: progress } : { hits };
+    });
   }
 
   /**
@@ -332,6 +352,7 @@ export class PostgresDriver implements StoreDriver {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    await this.#indexer.stop();
     // Nothing can commit a staging area once its driver is closed: those of sinks still open are discarded (a
     // failure leaves them to the next driver's sweep).
     const open = [...this.#openStaging];

@@ -1,15 +1,18 @@
 import { queryTerms } from '../../core/query-terms.js';
-import type { DriverSearchHit, DriverSearchRequest } from '../driver.js';
+import type { DriverSearchHit, DriverSearchRequest, IndexingProgress } from '../driver.js';
 import type { PostgresQueryable } from './postgres-pool.js';
 import { entryColumns, toEntryRecord } from './postgres-records.js';
 import { sqlString, WORD_JOINERS } from './postgres-schema.js';
 import { ASYNC_COMMIT } from './postgres-staging.js';
 
-/** Chunks indexed per statement, so a first search over a big session holds few row locks at a time. */
-const INDEX_BATCH = 8;
+/**
+ * Chunks indexed per statement (one short transaction), so indexing holds few row locks at a time and a killed
+ * process loses at most this much work: what committed stays indexed, the rest is indexed by the next search.
+ */
+const INDEX_BATCH = 2;
 
-/** Statements indexing at once: parsing text is CPU-bound, and the server has cores to spare for it. */
-const INDEX_WORKERS = 4;
+/** Statements one indexing step runs at once, each on its own connection: parsing text is the server's CPU. */
+const INDEX_WORKERS = 2;
 
 /** Word joiners and the snippet markers, as spaces in the text `ts_headline` reads. */
 const HEADLINE_BREAKS = `${WORD_JOINERS}[]`;
@@ -19,10 +22,11 @@ const HEADLINE_BREAK_PATTERN = new RegExp(`[${HEADLINE_BREAKS.replace(/[\\\][^-]
 const SNIPPET_WINDOW = 360;
 
 /**
- * Ranked full-text search over the text entries of one session: any query word matches (OR), each chunk
+ * Ranked full-text search over the indexed text chunks of one session: any query word matches (OR), each chunk
  * scores `ts_rank_cd` over its tsvector, an entry scores the sum over its chunks plus a name match (weight B),
- * and the snippet is `ts_headline` around the first hit in the entry's best chunk, terms marked `[…]`.
- * Chunks get their tsvector here, the first time a search needs it, not when written.
+ * and the snippet is `ts_headline` around the first hit in the entry's best chunk, terms marked `[…]`. Chunks get
+ * their tsvector from {@link indexStep}, which searches run in the background (the driver's `BackgroundIndexer`),
+ * not when written; chunks not indexed yet are not searched (the driver reports {@link indexingProgress}).
  */
 export async function searchSession(
   db: PostgresQueryable,
@@ -31,7 +35,6 @@ export async function searchSession(
 ): Promise<DriverSearchHit[]> {
   const terms = queryTerms(request.query);
   if (terms.length === 0 || request.limit <= 0) return [];
-  await indexSession(db, s, request.session);
   const ranked = await db.query(rankSql(s), [request.session, terms, request.limit]);
   const hits = ranked.rows.map((row) => ({
     record: toEntryRecord(row),
@@ -61,15 +64,15 @@ export async function searchSession(
 }
 
 /**
- * Computes the missing tsvectors of the session's text chunks, on {@link INDEX_WORKERS} connections. Chunks
- * that another worker or another search holds are skipped, not waited for; the ranking query computes any
- * still missing on the fly.
+ * Computes the tsvectors of up to {@link INDEX_WORKERS} × {@link INDEX_BATCH} chunks of the session's text entries
+ * that have none, one committed statement per batch; returns how many it computed (0: nothing left that no one
+ * else holds). Chunks another process is indexing are skipped, not waited for. The event loop only sends the
+ * statements: the server does the work.
  */
-async function indexSession(db: PostgresQueryable, s: string, session: string): Promise<void> {
-  const worker = async (): Promise<void> => {
-    for (;;) {
-      const result = await db.query(
-        `WITH pending AS (
+export async function indexStep(db: PostgresQueryable, s: string, session: string): Promise<number> {
+  const batch = async (): Promise<number> => {
+    const result = await db.query(
+      `WITH pending AS (
            SELECT d.id FROM ${s}.entries e
            JOIN ${s}.chunks c ON c.content_id = e.content_id AND c.seq < e.chunk_count
            JOIN ${s}.chunk_data d ON d.id = c.data_id
@@ -79,12 +82,29 @@ async function indexSession(db: PostgresQueryable, s: string, session: string): 
          )
          UPDATE ${s}.chunk_data d SET tsv = ${s}.chunk_tsvector(d.data)
          FROM pending CROSS JOIN (SELECT ${ASYNC_COMMIT}) relaxed WHERE d.id = pending.id`,
-        [session, INDEX_BATCH],
-      );
-      if ((result.rowCount ?? 0) < INDEX_BATCH) return;
-    }
+      [session, INDEX_BATCH],
+    );
+    return result.rowCount ?? 0;
   };
-  await Promise.all(Array.from({ length: INDEX_WORKERS }, worker));
+  const counts = await Promise.all(Array.from({ length: INDEX_WORKERS }, batch));
+  return counts.reduce((sum, count) => sum + count, 0);
+}
+
+/** Bytes of the session's text chunks, and how many of them are indexed. */
+export async function indexingProgress(
+  db: PostgresQueryable,
+  s: string,
+  session: string,
+): Promise<IndexingProgress> {
+  const result = await db.query(
+    `SELECT coalesce(sum(c.bytes) FILTER (WHERE d.tsv IS NOT NULL), 0) AS done, coalesce(sum(c.bytes), 0) AS total
+     FROM ${s}.entries e
+     JOIN ${s}.chunks c ON c.content_id = e.content_id AND c.seq < e.chunk_count
+     JOIN ${s}.chunk_data d ON d.id = c.data_id
+     WHERE e.session = $1 AND e.kind = 'text'`,
+    [session],
+  );
+  return { done: Number(result.rows[0]?.done ?? 0), total: Number(result.rows[0]?.total ?? 0) };
 }
 
 /** The terms in parameter `terms` as one OR query; NULL when no term has a lexeme, which matches nothing. */
@@ -95,7 +115,8 @@ function querySql(terms: string): string {
 }
 
 function rankSql(s: string): string {
-  // Two branches so the planner can use the GIN index for indexed chunks.
+  // Indexed chunks only, through the GIN index: computing the missing tsvectors here would make a first search
+  // over a large session wait for all of them.
   return `WITH query AS (${querySql('$2')}),
     candidates AS (SELECT content_id, chunk_count, name FROM ${s}.entries WHERE session = $1 AND kind = 'text'),
     chunk_hits AS (
@@ -105,14 +126,6 @@ function rankSql(s: string): string {
       JOIN ${s}.chunk_data d ON d.id = c.data_id
       CROSS JOIN query
       WHERE d.tsv @@ query.q
-      UNION ALL
-      SELECT c.content_id, c.seq, ts_rank_cd(v.tsv, query.q) AS rank
-      FROM candidates e
-      JOIN ${s}.chunks c ON c.content_id = e.content_id AND c.seq < e.chunk_count
-      JOIN ${s}.chunk_data d ON d.id = c.data_id AND d.tsv IS NULL
-      CROSS JOIN query
-      CROSS JOIN LATERAL (SELECT ${s}.chunk_tsvector(d.data) AS tsv OFFSET 0) v
-      WHERE v.tsv @@ query.q
     ),
     content_scores AS (
       SELECT content_id, sum(rank) AS rank, (array_agg(seq ORDER BY rank DESC, seq))[1] AS best_seq

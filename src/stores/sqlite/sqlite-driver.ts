@@ -1,6 +1,7 @@
 import type { Chunk, ChunkAxis } from '../../core/chunk.js';
 import type { EntryRecord, SessionInfo } from '../../core/entry.js';
 import { ScratchpadError } from '../../core/errors.js';
+import { BackgroundIndexer, SEARCH_INDEX_WAIT_MS } from '../background-indexer.js';
 import { type ChunkCompression, decodeChunks, resolveCompression, type StoredChunk } from '../chunk-codec.js';
 import type {
   ChunkSource,
@@ -15,7 +16,6 @@ import type {
   SweepResult,
 } from '../driver.js';
 import { emptySweep } from '../driver-helpers.js';
-import { BackgroundIndexer } from './background-indexer.js';
 import { BlobDirectory } from './blob-directory.js';
 import { ContentChangedError } from './chunk-rows.js';
 import { registerChunkTextFunction } from './chunk-text-function.js';
@@ -64,13 +64,6 @@ const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 
 /** How long one indexing step may hold the event loop (and the write lock), in milliseconds. */
 const INDEX_STEP_MS = 10;
-
-/**
- * How long a search waits for its session's index before answering from the part indexed so far (with the
- * progress): long enough that a session of a few megabytes is searched whole, short enough that a client
- * asking about 1 GB hears back at once.
- */
-const SEARCH_INDEX_WAIT_MS = 250;
 
 /**
  * Default {@link SqliteDriverConfig.inlineBytes}: entries up to 1 MiB live in the database file alone; bigger ones

@@ -1,18 +1,25 @@
 /**
- * Runs a session's full-text indexing as a loop of short synchronous steps with a turn of the event loop between
- * them, one loop per session at a time. A search starts (or joins) its session's loop and waits for it only a
+ * Runs a session's full-text indexing as a loop of short steps with a turn of the event loop between them, one loop
+ * per session at a time (SQLite's steps are short synchronous transactions, PostgreSQL's statements the server runs). A search starts (or joins) its session's loop and waits for it only a
  * little: a large session goes on indexing after the search has answered from the part already indexed.
  */
+/**
+ * How long a search waits for its session's index before answering from the part indexed so far (with the
+ * progress): long enough that a session of a few megabytes is searched whole, short enough that a client
+ * asking about 1 GB hears back at once.
+ */
+export const SEARCH_INDEX_WAIT_MS = 250;
+
 export class BackgroundIndexer {
-  readonly #step: (session: string) => number;
+  readonly #step: (session: string) => number | Promise<number>;
   readonly #running = new Map<string, Promise<void>>();
   #stopped = false;
 
   /**
    * @param step indexes a little of the session (one short transaction) and returns how much; 0 when done. It is
-   *   the caller's to keep short. A step that throws ends the loop; the next search starts a new one.
+   *   the caller's to keep short. A step that throws (or rejects) ends the loop; the next search starts a new one.
    */
-  constructor(step: (session: string) => number) {
+  constructor(step: (session: string) => number | Promise<number>) {
     this.#step = step;
   }
 
@@ -53,7 +60,7 @@ export class BackgroundIndexer {
   }
 
   async #indexUntilDone(session: string): Promise<void> {
-    while (!this.#stopped && this.#step(session) > 0) await yieldToLoop();
+    while (!this.#stopped && (await this.#step(session)) > 0) await yieldToLoop();
   }
 }
 
