@@ -2,13 +2,14 @@
  * First-search benchmark: `npm run bench:first-search` (builds dist/ first), or `measureFirstSearch()` from
  * another bench script (bench:store calls it for its first-search figures).
  *
- * For each size (default 100 MB and 1 GB): a fresh SQLite store (opened by path, default layout) gets one session
- * with that much log text (entries of 100 MB at most, written by streaming), then the first search runs while
+ * For each size (default 100 MB and 1 GB): a fresh SQLite store (opened by path, default layout), or with `--store
+ * postgres://…` a fresh schema there (dropped afterwards), gets one session with that much log text (entries of 100 MB at most, written by streaming), then the first search runs while
  * `perf_hooks.monitorEventLoopDelay` samples the loop (`dist/testing/event-loop-probe.js`). Reported: how long the
  * first answer took and how far indexing had got then, how long until a search answered without `indexing`
  * (searching again every 200 ms meanwhile, as a client would), and the worst event-loop delay over all of it
  * (and the worst CPU-bounded busy interval, which a loaded machine does not inflate).
- * Options: --sizes 100,1000 (MB), --json PATH (default bench/results/first-search.json).
+ * Options: --sizes 100,1000 (MB), --store postgres://… (default: SQLite), --json PATH (default
+ * bench/results/first-search.json).
  */
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -26,18 +27,46 @@ async function* toAsync(pieces) {
   yield* pieces;
 }
 
-/** Runs the measurement for each size in MB; returns one figure per size. */
+/**
+ * A fresh store for one size: SQLite in a temporary directory, or a schema of its own on `url` (postgres://…);
+ * `remove` deletes it.
+ */
+async function freshStore(url) {
+  if (!url) {
+    const { createSqliteDriver } = await import('../dist/stores/sqlite/index.js');
+    const directory = await mkdtemp(join(tmpdir(), 'scratchpad-first-search-'));
+    return {
+      driver: createSqliteDriver({ path: join(directory, 'store.db') }),
+      remove: () => rm(directory, { recursive: true, force: true }),
+    };
+  }
+  if (!/^postgres(ql)?:\/\//.test(url)) throw new Error(`--store takes a postgres:// URL, got ${url}`);
+  const { createPostgresDriver } = await import('../dist/stores/postgres/index.js');
+  const schema = `scratchpad_first_search_${process.pid}`;
+  const remove = async () => {
+    const pg = (await import('pg')).default;
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await client.end();
+  };
+  await remove();
+  return { driver: await createPostgresDriver({ connectionString: url, schema }), remove };
+}
+
+/**
+ * Runs the measurement for each size in MB, on SQLite or on the PostgreSQL server at `options.store`; returns
+ * one figure per size.
+ */
 export async function measureFirstSearch(options = {}) {
   const sizes = options.sizes ?? [100, 1000];
   const log = options.log ?? (() => {});
   const { createScratchpad } = await import('../dist/index.js');
-  const { createSqliteDriver } = await import('../dist/stores/sqlite/index.js');
   const { probeEventLoop } = await import('../dist/testing/event-loop-probe.js');
   const figures = [];
   for (const size of sizes) {
-    const directory = await mkdtemp(join(tmpdir(), 'scratchpad-first-search-'));
+    const { driver, remove } = await freshStore(options.store);
     try {
-      const driver = createSqliteDriver({ path: join(directory, 'store.db') });
       const pad = createScratchpad({ driver });
       for (let written = 0, part = 0; written < size; written += ENTRY_MB, part++) {
         const megabytes = Math.min(ENTRY_MB, size - written);
@@ -59,6 +88,7 @@ export async function measureFirstSearch(options = {}) {
         return latest;
       });
       figures.push({
+        store: options.store ? 'PostgreSQL' : 'SQLite',
         megabytes: size,
         firstAnswerMs: round(firstMs, 0),
         indexedAtFirstAnswer: first.indexing ? round(first.indexing.done / first.indexing.total, 3) : 1,
@@ -70,7 +100,7 @@ export async function measureFirstSearch(options = {}) {
       });
       await driver.close();
     } finally {
-      await rm(directory, { recursive: true, force: true });
+      await remove();
     }
   }
   return figures;
@@ -80,6 +110,7 @@ export async function measureFirstSearch(options = {}) {
 export function printFirstSearch(figures) {
   printTable(
     [
+      'store',
       'session',
       'first answer',
       'indexed then',
@@ -90,6 +121,7 @@ export function printFirstSearch(figures) {
       'target',
     ],
     figures.map((figure) => [
+      figure.store,
       `${figure.megabytes} MB`,
       `${figure.firstAnswerMs} ms`,
       `${round(figure.indexedAtFirstAnswer * 100, 1)}%`,
@@ -114,6 +146,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   };
   const figures = await measureFirstSearch({
     sizes: String(option('--sizes', '100,1000')).split(',').map(Number),
+    store: option('--store', undefined),
     log: (message) => console.error(`· ${message}`),
   });
   printFirstSearch(figures);

@@ -12,8 +12,8 @@
  *      cold (the store's files dropped from the page cache before every read with posix_fadvise DONTNEED, through
  *      GNU dd, and the store reopened; SQLite only: PostgreSQL's cache is the server's);
  *   4. peak RSS while reading slices of the big entry, in a fresh child process (SQLite);
- *   5. small writes against raw better-sqlite3 (`measureSmallWrites` of bench/small-writes.js) and the first
- *      search with its worst event-loop delay (`measureFirstSearch` of bench/first-search.js), SQLite.
+ *   5. small writes against raw better-sqlite3 (`measureSmallWrites` of bench/small-writes.js), SQLite, and the
+ *      first search with its worst event-loop delay (`measureFirstSearch` of bench/first-search.js), on every store.
  * Prints tables with the targets and writes bench/results/store.json. Options:
  *   --size-mib N     size of the big entry (default 1024)        --pairs N   pairs per comparison (default 5)
  *   --reads N        warm reads per entry (default 1000)          --cold-reads N  cold reads (default 100)
@@ -360,6 +360,10 @@ async function companions() {
     log(`first search on ${FIRST_SEARCH_MB.join(', ')} MB (bench/first-search.js)`);
     const { measureFirstSearch } = await import('./first-search.js');
     out.firstSearch = await measureFirstSearch({ sizes: FIRST_SEARCH_MB, log });
+    for (const url of STORE_URLS) {
+      log(`first search on ${FIRST_SEARCH_MB.join(', ')} MB, ${labelOf(url)}`);
+      out.firstSearch.push(...(await measureFirstSearch({ sizes: FIRST_SEARCH_MB, log, store: url })));
+    }
   } else {
     out.firstSearch = { skipped: 'bench/first-search.js does not exist' };
   }

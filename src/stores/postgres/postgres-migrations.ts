@@ -16,8 +16,8 @@ export interface Migration {
  * written), `retired` (content a replace or delete superseded, kept readable for a grace period), `chunks`
  * (offsets of each chunk on the three axes) and `chunk_data` (the bytes and, once searched, their tsvector).
  * Chunk bytes sit apart from the index rows so that an append re-keys small rows and never rewrites blobs; the
- * tsvector is computed when a search first needs it, so writes pay nothing for search. Offsets and sizes are
- * `bigint`: entries can pass 2 GB.
+ * tsvector is computed in the background once a search of the session asked for it, so writes pay nothing for
+ * search. Offsets and sizes are `bigint`: entries can pass 2 GB.
  */
 export const MIGRATIONS: readonly Migration[] = [
   {

@@ -12,7 +12,7 @@ import { ASYNC_COMMIT } from './postgres-staging.js';
 const INDEX_BATCH = 2;
 
 /** Statements one indexing step runs at once, each on its own connection: parsing text is the server's CPU. */
-const INDEX_WORKERS = 2;
+const INDEX_WORKERS = 4;
 
 /** Word joiners and the snippet markers, as spaces in the text `ts_headline` reads. */
 const HEADLINE_BREAKS = `${WORD_JOINERS}[]`;
