@@ -61,6 +61,37 @@ describe('SQLite chunk storage', () => {
     expect(count('SELECT count(*) AS count FROM chunk_data')).toBe(0);
   });
 
+  it('a small write stores nothing before its commit, and its commit is one transaction', async () => {
+    const sink = await driver.doStage('s1');
+    await sink.write(chunksOf('small', 64)[0] as Chunk);
+    expect(count('SELECT count(*) AS count FROM contents')).toBe(0);
+    const statements: string[] = [];
+    const traced = new Database(path, { verbose: (sql) => statements.push(String(sql)) });
+    const other = createSqliteDriver({ database: traced, now: () => clock });
+    const otherPad = createScratchpad({ driver: other, now: () => clock });
+    await otherPad.write('s1', 'first', 'the first write also reserves a block of content ids');
+    statements.length = 0;
+    await otherPad.write('s1', 'note', 'a small note');
+    expect(statements.filter((sql) => /^(BEGIN|COMMIT)/.test(sql))).toEqual(['BEGIN IMMEDIATE', 'COMMIT']);
+    // Both drivers reserved content ids on the same file: they never collide, and a later driver starts past both.
+    const result = await driver.doCommit({
+      mode: 'replace',
+      record: testRecord({ contentId: sink.stagingId, chunkCount: 1 }),
+      expectedVersion: null,
+      stagingId: sink.stagingId,
+    });
+    expect(result.ok).toBe(true);
+    const ids = (database.prepare('SELECT content FROM entries').all() as Array<{ content: number }>).map(
+      (row) => row.content,
+    );
+    expect(new Set(ids).size).toBe(3);
+    await other.close();
+    traced.close();
+    const later = await createSqliteDriver({ database, now: () => clock }).doStage('s1');
+    expect(Number(later.stagingId)).toBeGreaterThan(Math.max(...ids));
+    await later.abort();
+  });
+
   it('abort deletes a staging area at once; a commit of it then fails', async () => {
     const sink = await driver.doStage('s1');
     await sink.write(chunksOf('x'.repeat(100), 64)[0] as Chunk);

@@ -55,6 +55,8 @@ export class ChunkStore {
   readonly #fileNames: SqliteStatement;
   readonly #chunkPointsAt: SqliteStatement;
   readonly #insertContent: SqliteStatement;
+  readonly #seedContentIds: SqliteStatement;
+  readonly #reserveContentIds: SqliteStatement;
   readonly #stagingArea: SqliteStatement;
   readonly #markCommitted: SqliteStatement;
   readonly #deleteContent: SqliteStatement;
@@ -75,9 +77,23 @@ export class ChunkStore {
 
   constructor(database: SqliteDatabase, blobs: BlobDirectory | undefined) {
     this.#blobs = blobs;
-    this.#insertContent = database.prepare('INSERT INTO contents (session, created_at) VALUES (?, ?)');
+    this.#insertContent = database.prepare(
+      'INSERT INTO contents (id, session, created_at, committed) VALUES (?, ?, ?, ?)',
+    );
+    // `contents` is AUTOINCREMENT: its counter in sqlite_sequence is past every id ever used. Reserving moves it
+    // past the block (and past any row inserted with an explicit id), so SQLite never hands out these ids either.
+    this.#seedContentIds = database.prepare(
+      `INSERT INTO sqlite_sequence (name, seq) SELECT 'contents', 0
+       WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'contents')`,
+    );
+    this.#reserveContentIds = database.prepare(
+      `UPDATE sqlite_sequence SET seq = max(seq, (SELECT coalesce(max(id), 0) FROM contents)) + ?
+       WHERE name = 'contents' RETURNING seq`,
+    );
     this.#stagingArea = database.prepare('SELECT id FROM contents WHERE id = ? AND committed = 0');
-    this.#markCommitted = database.prepare('UPDATE contents SET committed = 1 WHERE id = ?');
+    this.#markCommitted = database.prepare(
+      'UPDATE contents SET committed = 1 WHERE id = ? AND committed = 0',
+    );
     this.#deleteContent = database.prepare('DELETE FROM contents WHERE id = ?');
     this.#abortStaging = database.prepare('DELETE FROM contents WHERE id = ? AND committed = 0');
     this.#sweepStaging = database.prepare(
@@ -140,9 +156,21 @@ export class ChunkStore {
     this.#locate = { byte: locate('byte_start'), char: locate('char_start'), line: locate('line_start') };
   }
 
-  /** Creates a staging area; returns its content key. */
-  createStaging(session: string, now: number): number {
-    return Number(this.#insertContent.run(session, now).lastInsertRowid);
+  /**
+   * Reserves `count` content ids no connection will use for anything else; returns the last (the block ends
+   * there). Run it in a write transaction.
+   */
+  reserveContentIds(count: number): number {
+    this.#seedContentIds.run();
+    return Number((this.#reserveContentIds.get(count) as { seq: number }).seq);
+  }
+
+  /**
+   * Inserts the row of content `content` (a reserved id): a staging area, or with `committed` an entry's content
+   * at once (a small write's staging area, created by its commit).
+   */
+  insertContent(content: number, session: string, createdAt: number, committed: boolean): void {
+    this.#insertContent.run(content, session, createdAt, committed ? 1 : 0);
   }
 
   /** True when `content` is a staging area that was never committed. */
@@ -171,10 +199,9 @@ export class ChunkStore {
 
   /**
    * Registers a new side file owned by staging area `owner` (the file is created after this commits, so a file
-   * on disk without a row is always garbage). Returns `undefined` when the staging area no longer exists.
+   * on disk without a row is always garbage).
    */
-  createFile(owner: number, now: number): BlobFile | undefined {
-    if (!this.isStaging(owner)) return undefined;
+  createFile(owner: number, now: number): BlobFile {
     const name = BlobDirectory.fileName(owner);
     const row = this.#createFile.get(name, owner, now) as { id: number };
     return { id: row.id, name };

@@ -14,7 +14,8 @@ export interface CommitTables {
 
 /**
  * Applies one {@link CommitRequest}. Must run inside a `BEGIN IMMEDIATE` transaction: the version check and the
- * change are then one atomic step for every process sharing the file.
+ * change are then one atomic step for every process sharing the file. Once the version matched, `stage` is given
+ * the request's staging area (its key) and must make it hold every staged chunk, or throw when it cannot.
  *
  * - `replace`: the staging area becomes the entry's content; the previous content leaves the search index and is
  *   retired (readers that resolved the entry before still read it; it is purged later).
@@ -22,14 +23,19 @@ export interface CommitTables {
  *   content after the kept ones (index rows only; the bytes stay where they were written).
  * - `metadata`: only the record's fields change.
  */
-export function commitChange(tables: CommitTables, request: CommitRequest, now: number): CommitResult {
+export function commitChange(
+  tables: CommitTables,
+  request: CommitRequest,
+  now: number,
+  stage: (staging: number) => number,
+): CommitResult {
   const { entries, chunks, search } = tables;
   const current = entries.get(request.record.session, request.record.name);
   if ((current?.version ?? null) !== request.expectedVersion) return { ok: false, current };
   entries.touchSession(request.record.session, now);
   let record: EntryRecord;
   if (request.mode === 'replace') {
-    const staging = stagingKey(chunks, request.stagingId);
+    const staging = stage(contentKey(request.stagingId));
     chunks.markCommitted(staging);
     record = { ...request.record, contentId: String(staging), chunkCount: chunks.countChunks(staging) };
     if (current) {
@@ -43,7 +49,7 @@ export function commitChange(tables: CommitTables, request: CommitRequest, now: 
   } else if (request.mode === 'append') {
     const existing = current as EntryRecord;
     const target = contentKey(existing.contentId);
-    const staging = stagingKey(chunks, request.stagingId);
+    const staging = stage(contentKey(request.stagingId));
     search.unindexContent(target, request.keepChunks);
     const moved = chunks.appendStaged(target, request.keepChunks, staging);
     chunks.deleteContent(staging);
@@ -55,14 +61,4 @@ export function commitChange(tables: CommitTables, request: CommitRequest, now: 
     entries.update(record);
   }
   return { ok: true, record, previous: current };
-}
-
-function stagingKey(chunks: ChunkStore, stagingId: string): number {
-  const key = contentKey(stagingId);
-  if (!chunks.isStaging(key)) {
-    throw new Error(
-      `Staging area ${stagingId} does not exist: it was committed, aborted, or swept as abandoned.`,
-    );
-  }
-  return key;
 }

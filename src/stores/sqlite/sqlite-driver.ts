@@ -19,9 +19,10 @@ import { emptySweep } from '../driver-helpers.js';
 import { BlobDirectory } from './blob-directory.js';
 import { ContentChangedError } from './chunk-rows.js';
 import { registerChunkTextFunction } from './chunk-text-function.js';
+import { ContentIds } from './content-ids.js';
 import { DiskReserve } from './disk-reserve.js';
 import { toFtsQuery } from './fts-query.js';
-import { ChunkStore, type ExternalChunk } from './sqlite-chunks.js';
+import { type BlobFile, ChunkStore, type ExternalChunk } from './sqlite-chunks.js';
 import { commitChange } from './sqlite-commit.js';
 import { configureDatabase, openDatabaseFile, type SqliteDatabase } from './sqlite-database.js';
 import { EntryTable } from './sqlite-entries.js';
@@ -29,7 +30,7 @@ import { toStoreError } from './sqlite-errors.js';
 import { contentKey } from './sqlite-records.js';
 import { migrateSchema } from './sqlite-schema.js';
 import { SearchIndex } from './sqlite-search.js';
-import { type StagingHost, StagingWriter } from './sqlite-staging.js';
+import { type StagingArea, type StagingHost, StagingWriter } from './sqlite-staging.js';
 import { ImmediateTransaction } from './sqlite-transaction.js';
 
 /** Options for {@link createSqliteDriver}: a `path` to open, or a `database` you opened. */
@@ -111,6 +112,7 @@ export class SqliteDriver implements StoreDriver {
   /** Space set aside so deletes and gc work on a full disk (file-backed stores only). */
   #reserve: DiskReserve | undefined;
   readonly #staging: StagingHost;
+  readonly #contentIds: ContentIds;
   /** Open staging areas of this driver, by content key: their unflushed rows are committed from here. */
   readonly #writers = new Map<number, StagingWriter>();
   #closed = false;
@@ -160,6 +162,9 @@ export class SqliteDriver implements StoreDriver {
     const inlineBytes =
       this.#ownsDatabase && this.#blobs ? (config.inlineBytes ?? DEFAULT_INLINE_BYTES) : Infinity;
     this.#staging = this.#stagingHost(inlineBytes, compression);
+    this.#contentIds = new ContentIds((count) =>
+      this.#transaction.run(() => this.#chunks.reserveContentIds(count)),
+    );
     if (this.#ownsDatabase && this.#blobs) {
       this.#reserve = new DiskReserve(this.path);
       this.#reserve.ensure();
@@ -167,8 +172,12 @@ export class SqliteDriver implements StoreDriver {
   }
 
   async doStage(session: string): Promise<ContentSink> {
-    const content = this.#run(() => this.#chunks.createStaging(session, this.#now()));
-    const writer = new StagingWriter(content, this.#staging);
+    // No row yet: the first step that stores something for it creates it, else the commit does.
+    const content = this.#run(() => this.#contentIds.next());
+    const writer = new StagingWriter(
+      { content, session, createdAt: this.#now(), stored: false },
+      this.#staging,
+    );
     this.#writers.set(content, writer);
     return writer;
   }
@@ -176,7 +185,7 @@ export class SqliteDriver implements StoreDriver {
   async doCommit(request: CommitRequest): Promise<CommitResult> {
     const staging = request.mode === 'metadata' ? undefined : contentKey(request.stagingId);
     const writer = staging === undefined ? undefined : this.#writers.get(staging);
-    let rows: { inline: StoredChunk[]; external: ExternalChunk[] } = { inline: [], external: [] };
+    let rows: StagedRows = { inline: [], external: [] };
     if (writer) {
       this.#assertOpen();
       try {
@@ -187,25 +196,40 @@ export class SqliteDriver implements StoreDriver {
     }
     const tables = { entries: this.#entries, chunks: this.#chunks, search: this.#search };
     const result = this.#change(() => {
-      if (staging !== undefined && this.#chunks.isStaging(staging)) {
-        for (const chunk of rows.inline) this.#chunks.insertChunk(staging, chunk);
-        if (rows.external.length > 0) this.#chunks.insertExternalChunks(staging, rows.external);
-        else if (!writer && this.#chunks.ownsFile(staging)) {
-          throw new Error(
-            `Staging area ${staging} was staged by another driver: commit it with the driver that staged it.`,
-          );
-        }
-      }
       const now = this.#now();
-      const result = commitChange(tables, request, now);
+      // The staged rows go in only once the version check passed: on a conflict nothing is written, and the
+      // writer keeps its rows for a retry or an abort.
+      const result = commitChange(tables, request, now, (key) => this.#completeStaging(key, writer, rows));
       if (result.ok) this.#chunks.purgeRetired(now - RETIRED_CONTENT_RETENTION_MS);
       return result;
     });
-    // The transaction committed, so the rows are in (even when the version check failed: they stay with the
-    // staging area until the caller aborts it).
-    writer?.rowsInserted();
-    if (result.ok && staging !== undefined) this.#writers.delete(staging);
+    if (result.ok && writer) {
+      writer.rowsInserted();
+      this.#writers.delete(writer.content);
+    }
     return result;
+  }
+
+  /**
+   * Inside a commit's transaction: makes staging area `content` hold every staged chunk (creating its row, as an
+   * entry's content at once, for a writer that had not stored anything yet) and returns it.
+   */
+  #completeStaging(content: number, writer: StagingWriter | undefined, rows: StagedRows): number {
+    if (writer && !writer.area.stored) {
+      this.#chunks.insertContent(content, writer.area.session, writer.area.createdAt, true);
+    } else if (!this.#chunks.isStaging(content)) {
+      throw new Error(
+        `Staging area ${content} does not exist: it was committed, aborted, or swept as abandoned.`,
+      );
+    }
+    for (const chunk of rows.inline) this.#chunks.insertChunk(content, chunk);
+    if (rows.external.length > 0) this.#chunks.insertExternalChunks(content, rows.external);
+    else if (!writer && this.#chunks.ownsFile(content)) {
+      throw new Error(
+        `Staging area ${content} was staged by another driver: commit it with the driver that staged it.`,
+      );
+    }
+    return content;
   }
 
   async doGetEntry(session: string, name: string): Promise<EntryRecord | undefined> {
@@ -361,8 +385,9 @@ export class SqliteDriver implements StoreDriver {
     this.#writers.clear();
     await Promise.all(writers.map((writer) => writer.release()));
     for (const writer of writers) {
+      if (!writer.area.stored) continue;
       try {
-        this.#change(() => this.#chunks.abortStaging(Number(writer.stagingId)));
+        this.#change(() => this.#chunks.abortStaging(writer.content));
       } catch {
         // left to the sweep
       }
@@ -446,39 +471,44 @@ export class SqliteDriver implements StoreDriver {
       new Error(`Staging area ${content} no longer exists: it was aborted, or swept as abandoned by gc.`, {
         cause,
       });
+    // A staging area's row exists once a step committed it; before that, no other process can have removed it.
+    const ensureRow = (area: StagingArea): void => {
+      if (!area.stored) this.#chunks.insertContent(area.content, area.session, area.createdAt, false);
+      else if (!this.#chunks.isStaging(area.content)) throw gone(area.content);
+    };
+    const step = (area: StagingArea, body: () => void): void =>
+      this.#run(() => {
+        try {
+          this.#transaction.run(() => {
+            ensureRow(area);
+            body();
+          });
+          area.stored = true;
+        } catch (error) {
+          if (area.stored && !this.#chunks.isStaging(area.content)) throw gone(area.content, error);
+          throw error;
+        }
+      });
     return {
       inlineBytes,
       compression,
       blobs: this.#blobs,
-      insertInline: (content, chunks) =>
-        this.#run(() => {
-          try {
-            this.#transaction.run(() => {
-              if (!this.#chunks.isStaging(content)) throw gone(content);
-              for (const chunk of chunks) this.#chunks.insertChunk(content, chunk);
-            });
-          } catch (error) {
-            if (!this.#chunks.isStaging(content)) throw gone(content, error);
-            throw error;
-          }
+      insertInline: (area, chunks) =>
+        step(area, () => {
+          for (const chunk of chunks) this.#chunks.insertChunk(area.content, chunk);
         }),
-      createFile: (content) => {
-        const file = this.#run(() =>
-          this.#transaction.run(() => this.#chunks.createFile(content, this.#now())),
-        );
-        if (!file) throw gone(content);
-        return file;
+      createFile: (area) => {
+        let file: BlobFile | undefined;
+        step(area, () => {
+          file = this.#chunks.createFile(area.content, this.#now());
+        });
+        return file as BlobFile;
       },
-      insertExternal: (content, chunks) =>
-        this.#run(() =>
-          this.#transaction.run(() => {
-            if (!this.#chunks.isStaging(content)) throw gone(content);
-            this.#chunks.insertExternalChunks(content, chunks);
-          }),
-        ),
-      discard: (content) => {
-        this.#writers.delete(content);
-        if (!this.#closed) this.#change(() => this.#chunks.abortStaging(content));
+      insertExternal: (area, chunks) =>
+        step(area, () => this.#chunks.insertExternalChunks(area.content, chunks)),
+      discard: (area) => {
+        this.#writers.delete(area.content);
+        if (!this.#closed && area.stored) this.#change(() => this.#chunks.abortStaging(area.content));
       },
     };
   }
@@ -528,6 +558,12 @@ function blobDirectoryOf(path: string): BlobDirectory | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** What a staging writer hands its commit: inline chunks with their bytes, and index rows of side-file chunks. */
+interface StagedRows {
+  inline: StoredChunk[];
+  external: ExternalChunk[];
 }
 
 /** Opens (or creates) a SQLite store. */

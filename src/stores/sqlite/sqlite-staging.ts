@@ -6,6 +6,20 @@ import type { BlobDirectory } from './blob-directory.js';
 import type { BlobFile, ExternalChunk } from './sqlite-chunks.js';
 import { fileError } from './sqlite-errors.js';
 
+/**
+ * A staging area: its reserved content id, and whether its `contents` row exists yet. The row is created by the
+ * first step that stores something for it (inline chunks past the buffer, a side file) or else by the commit, in
+ * the commit's own transaction: a small write is then one commit (decision 006).
+ */
+export interface StagingArea {
+  readonly content: number;
+  readonly session: string;
+  /** When the writer started (the row's `created_at`: the sweep's age of an abandoned staging area). */
+  readonly createdAt: number;
+  /** True once a committed transaction created its row. */
+  stored: boolean;
+}
+
 /** What a {@link StagingWriter} needs from its driver: the database steps, each its own transaction. */
 export interface StagingHost {
   /** Stored bytes kept inline before the rest goes to a side file (`Infinity`: never). */
@@ -13,22 +27,25 @@ export interface StagingHost {
   /** How each chunk is stored (compressed when that saves space, see `encodeChunkBytes`). */
   readonly compression: ChunkCompression;
   readonly blobs: BlobDirectory | undefined;
-  /** Inserts chunks with their bytes inline, in one transaction. Throws when the staging area no longer exists. */
-  insertInline(content: number, chunks: readonly StoredChunk[]): void;
-  /** Registers the staging area's side file. Throws when the staging area no longer exists. */
-  createFile(content: number): BlobFile;
+  /**
+   * Inserts chunks with their bytes inline, in one transaction (creating the area's row if needed). Throws when
+   * the staging area no longer exists.
+   */
+  insertInline(area: StagingArea, chunks: readonly StoredChunk[]): void;
+  /** Registers the staging area's side file (creating its row if needed). Throws when it no longer exists. */
+  createFile(area: StagingArea): BlobFile;
   /** Inserts index rows of chunks written to side files. Throws when the staging area no longer exists. */
-  insertExternal(content: number, chunks: readonly ExternalChunk[]): void;
-  /** Deletes the staging area and the side files nothing points at any more. */
-  discard(content: number): void;
+  insertExternal(area: StagingArea, chunks: readonly ExternalChunk[]): void;
+  /** Deletes the staging area (if it has a row) and the side files nothing points at any more. */
+  discard(area: StagingArea): void;
 }
 
 /** Index rows of external chunks inserted per transaction while staging (the rest goes in with the commit). */
 const ROW_BATCH = 256;
 /**
- * Inline chunks kept in memory until the commit, which inserts them in its own transaction: a small write is then
- * two commits (the staging area's row, the commit) instead of one more per chunk. Past these bounds the buffered
- * chunks are inserted in one transaction while staging.
+ * Inline chunks kept in memory until the commit, which inserts them (and the staging area's row) in its own
+ * transaction: a small write is then one commit. Past these bounds the buffered chunks are inserted in one
+ * transaction while staging.
  */
 const INLINE_BUFFER_BYTES = 1024 * 1024;
 const INLINE_BUFFER_CHUNKS = 64;
@@ -59,7 +76,7 @@ interface OpenFile extends BlobFile {
  */
 export class StagingWriter implements ContentSink {
   readonly stagingId: string;
-  readonly content: number;
+  readonly area: StagingArea;
   readonly #host: StagingHost;
   #stagedBytes = 0;
   #file: OpenFile | undefined;
@@ -75,10 +92,15 @@ export class StagingWriter implements ContentSink {
   #earlySync: Promise<void> | undefined;
   #state: 'open' | 'finished' | 'aborted' = 'open';
 
-  constructor(content: number, host: StagingHost) {
-    this.content = content;
-    this.stagingId = String(content);
+  constructor(area: StagingArea, host: StagingHost) {
+    this.area = area;
+    this.stagingId = String(area.content);
     this.#host = host;
+  }
+
+  /** The staging area's content id. */
+  get content(): number {
+    return this.area.content;
   }
 
   async write(chunk: Chunk): Promise<void> {
@@ -95,7 +117,7 @@ export class StagingWriter implements ContentSink {
       this.#inlineBufferedBytes += storedBytes;
       this.#stagedBytes += storedBytes;
       if (this.#inlineBufferedBytes >= INLINE_BUFFER_BYTES || this.#inline.length >= INLINE_BUFFER_CHUNKS) {
-        this.#host.insertInline(this.content, this.#inline);
+        this.#host.insertInline(this.area, this.#inline);
         this.#inline = [];
         this.#inlineBufferedBytes = 0;
       }
@@ -117,7 +139,7 @@ export class StagingWriter implements ContentSink {
     while (this.#bytesInFlight > MAX_BYTES_IN_FLIGHT) await this.#settleOldest();
     if (this.#failure !== undefined) throw this.#failure;
     if (this.#pending.length >= ROW_BATCH) {
-      this.#host.insertExternal(this.content, this.#pending);
+      this.#host.insertExternal(this.area, this.#pending);
       this.#pending = [];
     }
   }
@@ -149,8 +171,9 @@ export class StagingWriter implements ContentSink {
     return { inline: this.#inline, external: this.#pending };
   }
 
-  /** A committed transaction inserted the rows {@link finish} returned. */
+  /** A committed transaction inserted the rows {@link finish} returned (and the area's row, if it had none). */
   rowsInserted(): void {
+    this.area.stored = true;
     this.#pending = [];
     this.#inline = [];
     this.#inlineBufferedBytes = 0;
@@ -165,7 +188,7 @@ export class StagingWriter implements ContentSink {
     await this.#settleAll();
     await this.#earlySync;
     if (wasOpen && this.#file) await closeQuietly(this.#file.fd);
-    this.#host.discard(this.content);
+    this.#host.discard(this.area);
   }
 
   /** Waits for the writes in flight and closes the side file, leaving the staging area for the sweep. */
@@ -190,7 +213,7 @@ export class StagingWriter implements ContentSink {
   }
 
   #openFile(blobs: BlobDirectory): OpenFile {
-    const registered = this.#host.createFile(this.content);
+    const registered = this.#host.createFile(this.area);
     this.#file = { ...registered, fd: blobs.create(registered.name), end: 0 };
     return this.#file;
   }
