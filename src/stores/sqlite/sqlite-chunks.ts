@@ -148,10 +148,11 @@ export class ChunkStore {
     );
     this.#fileNames = database.prepare('SELECT name FROM blob_files');
     this.#chunkPointsAt = database.prepare('SELECT 1 FROM chunks WHERE id = ? AND file = ?');
-    // The last chunk whose start is <= the position: one descending seek on the axis index.
+    // The last chunk whose start is <= the position: one descending seek on the axis index, which holds every
+    // chunk but the first (it starts at 0 on every axis: when no later chunk qualifies, the answer is chunk 0).
     const locate = (column: string): SqliteStatement =>
       database.prepare(
-        `SELECT seq FROM chunks WHERE content = ? AND ${column} <= ? ORDER BY ${column} DESC, seq DESC LIMIT 1`,
+        `SELECT seq FROM chunks WHERE content = ? AND ${column} <= ? AND seq > 0 ORDER BY ${column} DESC, seq DESC LIMIT 1`,
       );
     this.#locate = { byte: locate('byte_start'), char: locate('char_start'), line: locate('line_start') };
   }

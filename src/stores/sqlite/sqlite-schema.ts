@@ -184,6 +184,20 @@ export const MIGRATIONS: readonly string[] = [
   DROP INDEX entries_by_turn;
   CREATE INDEX entries_by_turn ON entries (session, turn, created_at, name);
   `,
+  // 6 → 7: fewer index pages per small write (decision 006). A content's first chunk starts at 0 on every axis,
+  // so the axis indexes leave it out: locating asks for \`seq > 0\` and answers chunk 0 when none is found, and a
+  // content of one chunk (every write up to 256 KiB) adds nothing to them. \`entries_by_update\` served only the
+  // store-wide lists by update time (gc's expired entries use \`entries_by_expiry\`; the cap's eviction candidates
+  // read every unpinned entry anyway, and sort them); a session's list by update time has its own index.
+  `
+  DROP INDEX chunks_by_byte;
+  DROP INDEX chunks_by_char;
+  DROP INDEX chunks_by_line;
+  CREATE INDEX chunks_by_byte ON chunks (content, byte_start, seq) WHERE seq > 0;
+  CREATE INDEX chunks_by_char ON chunks (content, char_start, seq) WHERE seq > 0;
+  CREATE INDEX chunks_by_line ON chunks (content, line_start, seq) WHERE seq > 0;
+  DROP INDEX entries_by_update;
+  `,
 ];
 
 /** The schema version this code writes (`PRAGMA user_version`). */
