@@ -21,6 +21,17 @@ export function isStringInput(input: ContentInput): input is string {
   return typeof input === 'string';
 }
 
+/**
+ * The byte pieces of an input that is already whole in memory (a string, bytes), without an async generator:
+ * the common small write skips its machinery. `undefined` for a stream.
+ */
+export function wholePieces(input: ContentInput): Iterable<Uint8Array> | undefined {
+  if (typeof input === 'string') return encodeStringPieces(input, STRING_PIECE);
+  if (input instanceof Uint8Array) return [input];
+  if (input instanceof ArrayBuffer) return [new Uint8Array(input)];
+  return undefined;
+}
+
 /** Normalizes any {@link ContentInput} into byte pieces. */
 export async function* contentPieces(input: ContentInput): AsyncGenerator<Uint8Array> {
   if (typeof input === 'string') {

@@ -4,7 +4,7 @@ import { Chunker } from '../../core/chunker.js';
 import { ScratchpadError } from '../../core/errors.js';
 import { formatBytes } from '../../core/format.js';
 import type { ContentSink, StoreDriver } from '../../stores/driver.js';
-import { type ContentInput, contentPieces } from './content-input.js';
+import { type ContentInput, contentPieces, wholePieces } from './content-input.js';
 
 /** What staging produced: the sink to commit and the staged content's totals. */
 export interface StagedContent {
@@ -58,7 +58,7 @@ export async function stageContent(
   let received = 0;
   try {
     if (options.prefix && options.prefix.byteLength > 0) await emit(chunker.add(options.prefix));
-    for await (const piece of contentPieces(input)) {
+    for await (const piece of wholePieces(input) ?? contentPieces(input)) {
       received += piece.byteLength;
       if (received > options.maxBytes) {
         throw new ScratchpadError(

@@ -13,6 +13,15 @@ export interface CommitTables {
 }
 
 /**
+ * A staging area holding every staged chunk. `createdWithChunks` is set when the commit itself created it (a small
+ * write's, already marked committed) and is how many chunks it inserted: all there are.
+ */
+export interface CompletedStaging {
+  content: number;
+  createdWithChunks?: number;
+}
+
+/**
  * Applies one {@link CommitRequest}. Must run inside a `BEGIN IMMEDIATE` transaction: the version check and the
  * change are then one atomic step for every process sharing the file. Once the version matched, `stage` is given
  * the request's staging area (its key) and must make it hold every staged chunk, or throw when it cannot.
@@ -27,7 +36,7 @@ export function commitChange(
   tables: CommitTables,
   request: CommitRequest,
   now: number,
-  stage: (staging: number) => number,
+  stage: (staging: number) => CompletedStaging,
 ): CommitResult {
   const { entries, chunks, search } = tables;
   const current = entries.get(request.record.session, request.record.name);
@@ -35,9 +44,11 @@ export function commitChange(
   entries.touchSession(request.record.session, now);
   let record: EntryRecord;
   if (request.mode === 'replace') {
-    const staging = stage(contentKey(request.stagingId));
-    chunks.markCommitted(staging);
-    record = { ...request.record, contentId: String(staging), chunkCount: chunks.countChunks(staging) };
+    const staged = stage(contentKey(request.stagingId));
+    const staging = staged.content;
+    if (staged.createdWithChunks === undefined) chunks.markCommitted(staging);
+    const chunkCount = staged.createdWithChunks ?? chunks.countChunks(staging);
+    record = { ...request.record, contentId: String(staging), chunkCount };
     if (current) {
       const previous = contentKey(current.contentId);
       search.unindexContent(previous);
@@ -49,7 +60,7 @@ export function commitChange(
   } else if (request.mode === 'append') {
     const existing = current as EntryRecord;
     const target = contentKey(existing.contentId);
-    const staging = stage(contentKey(request.stagingId));
+    const staging = stage(contentKey(request.stagingId)).content;
     search.unindexContent(target, request.keepChunks);
     const moved = chunks.appendStaged(target, request.keepChunks, staging);
     chunks.deleteContent(staging);

@@ -23,7 +23,7 @@ import { ContentIds } from './content-ids.js';
 import { DiskReserve } from './disk-reserve.js';
 import { toFtsQuery } from './fts-query.js';
 import { type BlobFile, ChunkStore, type ExternalChunk } from './sqlite-chunks.js';
-import { commitChange } from './sqlite-commit.js';
+import { type CompletedStaging, commitChange } from './sqlite-commit.js';
 import { configureDatabase, openDatabaseFile, type SqliteDatabase } from './sqlite-database.js';
 import { EntryTable } from './sqlite-entries.js';
 import { toStoreError } from './sqlite-errors.js';
@@ -214,8 +214,9 @@ export class SqliteDriver implements StoreDriver {
    * Inside a commit's transaction: makes staging area `content` hold every staged chunk (creating its row, as an
    * entry's content at once, for a writer that had not stored anything yet) and returns it.
    */
-  #completeStaging(content: number, writer: StagingWriter | undefined, rows: StagedRows): number {
-    if (writer && !writer.area.stored) {
+  #completeStaging(content: number, writer: StagingWriter | undefined, rows: StagedRows): CompletedStaging {
+    const created = writer !== undefined && !writer.area.stored;
+    if (created) {
       this.#chunks.insertContent(content, writer.area.session, writer.area.createdAt, true);
     } else if (!this.#chunks.isStaging(content)) {
       throw new Error(
@@ -229,7 +230,7 @@ export class SqliteDriver implements StoreDriver {
         `Staging area ${content} was staged by another driver: commit it with the driver that staged it.`,
       );
     }
-    return content;
+    return created ? { content, createdWithChunks: rows.inline.length + rows.external.length } : { content };
   }
 
   async doGetEntry(session: string, name: string): Promise<EntryRecord | undefined> {
