@@ -32,6 +32,7 @@ import { migrateSchema } from './sqlite-schema.js';
 import { SearchIndex } from './sqlite-search.js';
 import { type StagingArea, type StagingHost, StagingWriter } from './sqlite-staging.js';
 import { ImmediateTransaction } from './sqlite-transaction.js';
+import { WalCheckpointer } from './wal-checkpointer.js';
 
 /** Options for {@link createSqliteDriver}: a `path` to open, or a `database` you opened. */
 export interface SqliteDriverConfig {
@@ -109,6 +110,8 @@ export class SqliteDriver implements StoreDriver {
   readonly #indexer: BackgroundIndexer;
   /** The side-file directory; `undefined` in memory (no chunk can be external there). */
   readonly #blobs: BlobDirectory | undefined;
+  /** Runs WAL checkpoints in a thread of their own (file-backed stores this driver opened). */
+  readonly #checkpointer: WalCheckpointer | undefined;
   /** Space set aside so deletes and gc work on a full disk (file-backed stores only). */
   #reserve: DiskReserve | undefined;
   readonly #staging: StagingHost;
@@ -148,7 +151,13 @@ export class SqliteDriver implements StoreDriver {
       configureDatabase(this.#database, this.#busyTimeoutMs);
       migrateSchema(this.#database, this.path);
       registerChunkTextFunction(this.#database, this.#blobs);
-      this.#transaction = new ImmediateTransaction(this.#database);
+      this.#checkpointer =
+        this.#ownsDatabase && this.#blobs ? new WalCheckpointer(this.path, this.#database) : undefined;
+      const checkpointer = this.#checkpointer;
+      this.#transaction = new ImmediateTransaction(
+        this.#database,
+        checkpointer && (() => checkpointer.committed()),
+      );
       this.#entries = new EntryTable(this.#database);
       this.#chunks = new ChunkStore(this.#database, this.#blobs);
       this.#search = new SearchIndex(this.#database, this.#transaction);
@@ -393,6 +402,7 @@ export class SqliteDriver implements StoreDriver {
         // left to the sweep
       }
     }
+    await this.#checkpointer?.stop();
     this.#closed = true;
     if (this.#ownsDatabase) this.#database.close();
   }

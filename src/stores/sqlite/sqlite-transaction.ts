@@ -8,8 +8,11 @@ export class ImmediateTransaction {
   readonly #begin: SqliteStatement;
   readonly #commit: SqliteStatement;
   readonly #rollback: SqliteStatement;
+  readonly #afterCommit: (() => void) | undefined;
 
-  constructor(database: SqliteDatabase) {
+  /** @param afterCommit called after each transaction that committed. */
+  constructor(database: SqliteDatabase, afterCommit?: () => void) {
+    this.#afterCommit = afterCommit;
     this.#begin = database.prepare('BEGIN IMMEDIATE');
     this.#commit = database.prepare('COMMIT');
     this.#rollback = database.prepare('ROLLBACK');
@@ -21,6 +24,7 @@ export class ImmediateTransaction {
     try {
       const result = body();
       this.#commit.run();
+      this.#afterCommit?.();
       return result;
     } catch (error) {
       try {
