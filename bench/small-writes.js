@@ -8,7 +8,12 @@
  * batch of service writes (the order flips every round); the figure is the per-round ratio of mean latencies
  * (median and range over rounds). Also: bytes the process wrote per write (`wchar` of /proc/self/io: the WAL
  * pages, the checkpoints), for new entries (create) and for replacing one entry again and again.
- * Options: --rounds N (default 12), --batch N (default 200), --json PATH (default bench/results/small-writes.json).
+ * Options: --rounds N (default 12), --batch N (default 1000), --json PATH (default bench/results/small-writes.json).
+ *
+ * A batch is 1,000 writes so that each side's periodic cost falls into every round in proportion: the raw insert
+ * checkpoints its WAL (two fsyncs) about every 350 inserts, inside the insert that crosses 1,000 pages; a batch of
+ * 100 raw inserts (~1.5 ms) holds one such checkpoint or none, which made per-round ratios swing by 10× on a busy
+ * machine (decision 006).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -43,7 +48,7 @@ function kilobyte(index) {
  */
 export async function measureSmallWrites(options = {}) {
   const rounds = options.rounds ?? 12;
-  const batch = options.batch ?? 200;
+  const batch = options.batch ?? 1000;
   const log = options.log ?? (() => {});
   const { createScratchpad } = await import('../dist/index.js');
   const { createSqliteDriver } = await import('../dist/stores/sqlite/index.js');
@@ -156,7 +161,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   };
   const figures = await measureSmallWrites({
     rounds: Number(option('--rounds', 12)),
-    batch: Number(option('--batch', 200)),
+    batch: Number(option('--batch', 1000)),
     log: (message) => console.error(`· ${message}`),
   });
   printSmallWrites(figures);
