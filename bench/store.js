@@ -17,8 +17,10 @@
  * Prints tables with the targets and writes bench/results/store.json. Options:
  *   --size-mib N     size of the big entry (default 1024)        --pairs N   pairs per comparison (default 5)
  *   --reads N        warm reads per entry (default 1000)          --cold-reads N  cold reads (default 100)
- *   --store URL      also run on this store (postgres://…; repeatable)            --keep  keep the directory
+ *   --store URL      also run on this store (postgres://… or fs; repeatable)      --keep  keep the directory
  *   --first-search-mb 100,1000  sizes of the first-search runs   --no-companions  skip small writes and first search
+ *   --store fs       also run on a fs store (its directory in the temporary one; grep and range reads, warm)
+ *   --only grep      only the big entry and its grep comparisons (no offload, reads, memory or companions)
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
@@ -38,6 +40,7 @@ if (!existsSync(join(here, '..', 'dist', 'index.js'))) {
 }
 const { createScratchpad } = await import('../dist/index.js');
 const { createSqliteDriver } = await import('../dist/stores/sqlite/index.js');
+const { createFsDriver } = await import('../dist/stores/fs/index.js');
 const { probeEventLoop } = await import('../dist/testing/event-loop-probe.js');
 
 const given = process.argv.slice(2);
@@ -56,6 +59,9 @@ const FIRST_SEARCH_MB = given.includes('--first-search-mb')
       .map(Number)
   : [100, 1000];
 const STORE_URLS = given.flatMap((value, index) => (given[index - 1] === '--store' ? [value] : []));
+const ONLY = given.includes('--only') ? String(given[given.indexOf('--only') + 1]) : undefined;
+if (ONLY !== undefined && ONLY !== 'grep') throw new Error(`--only takes grep, got ${ONLY}`);
+const ONLY_GREP = ONLY === 'grep';
 const SESSION = 'bench';
 const RIPGREP = ['/usr/bin/rg', '/usr/local/bin/rg'].find((path) => existsSync(path));
 const PATTERNS = [
@@ -78,7 +84,7 @@ const log = (message) => console.error(`· ${message}`);
 const results = {
   startedAt: new Date().toISOString(),
   environment: environment(),
-  options: { sizeMiB: SIZE_MIB, pairs: PAIRS, reads: READS, coldReads: COLD_READS },
+  options: { sizeMiB: SIZE_MIB, pairs: PAIRS, reads: READS, coldReads: COLD_READS, only: ONLY ?? null },
   stores: [],
 };
 
@@ -98,7 +104,7 @@ try {
     log(`— ${store.label} —`);
     results.stores.push(await benchStore(store, bigPath));
   }
-  results.companions = await companions();
+  results.companions = ONLY_GREP ? { skipped: '--only grep' } : await companions();
   report(results);
   await mkdir(join(here, 'results'), { recursive: true });
   await writeFile(join(here, 'results', 'store.json'), `${JSON.stringify(results, null, 2)}\n`);
@@ -114,68 +120,15 @@ async function benchStore(store, bigPath) {
   const out = { store: store.label };
 
   // 1. Offload: 100 MiB through Scratchpad.write, paired and alternated with writeFile + fsync.
-  let buffer = logBuffer(100 * MIB, { seed: 7 });
-  const plainPath = join(directory, 'plain.log');
-  const plainWrite = async () => {
-    const handle = await open(plainPath, 'w');
-    await handle.writeFile(buffer);
-    await handle.sync();
-    await handle.close();
-  };
-  const offload = await paired(`offload 100 MiB`, () => pad.write(SESSION, 'log-100m', buffer), plainWrite);
-  out.offload = {
-    bytes: buffer.byteLength,
-    ...offload.summary,
-    scratchpadMiBps: round(buffer.byteLength / MIB / (median(offload.oursMs) / 1000), 1),
-    plainMiBps: round(buffer.byteLength / MIB / (median(offload.theirsMs) / 1000), 1),
-  };
-  buffer = undefined;
-  globalThis.gc?.();
+  if (!ONLY_GREP) await offload(pad, out);
 
   // 2. The big entry, streamed in, and grep against rg on the same bytes.
-  log(`writing the ${SIZE_MIB} MiB entry (streamed)`);
-  const big = await time(() =>
-    pad.write(SESSION, 'log-big', toAsync(logPieces(SIZE_MIB * MIB, { seed: 3 }))),
-  );
-  out.streamedWrite = {
-    bytes: big.value.entry.bytes,
-    ms: round(big.ms, 0),
-    MiBps: round(big.value.entry.bytes / MIB / (big.ms / 1000), 1),
-  };
-  out.grep = [];
-  for (const { label, pattern, ignoreCase } of PATTERNS) {
-    const options = { pattern, ignoreCase, maxMatches: 10, timeoutMs: 3_600_000 };
-    let ours;
-    let theirs;
-    const row = { label, pattern, ignoreCase, bytes: big.value.entry.bytes };
-    if (RIPGREP) {
-      const comparison = await paired(
-        `grep ${label}`,
-        async () => {
-          ours = (await pad.grep(SESSION, 'log-big', options)).total;
-        },
-        async () => {
-          const result = spawnSync(RIPGREP, ['-c', ...(ignoreCase ? ['-i'] : []), pattern, bigPath], {
-            encoding: 'utf8',
-          });
-          if (result.status !== 0) throw new Error(`rg failed: ${result.stderr}`);
-          theirs = Number(result.stdout.trim());
-        },
-      );
-      if (theirs !== ours)
-        throw new Error(`grep ${pattern}: scratchpad counted ${ours} lines, ripgrep ${theirs}`);
-      Object.assign(row, comparison.summary, {
-        scratchpadMiBps: round(row.bytes / MIB / (median(comparison.oursMs) / 1000), 1),
-        ripgrepMiBps: round(row.bytes / MIB / (median(comparison.theirsMs) / 1000), 1),
-      });
-    }
-    const probe = await probeEventLoop(() => pad.grep(SESSION, 'log-big', options));
-    row.matchingLines = probe.value.total;
-    row.worstEventLoopDelayMs = round(probe.worstDelayMs, 1);
-    out.grep.push(row);
+  await bigEntryGrep(pad, out, bigPath);
+  if (ONLY_GREP) {
+    await pad.close();
+    await opened.close();
+    return out;
   }
-  if (!RIPGREP)
-    console.error('ripgrep not found: install it to compare grep throughput (apt-get install ripgrep).');
 
   // 3. Random 2,000-character range reads, warm and cold.
   await pad.write(SESSION, 'log-1m', logBuffer(1 * MIB, { seed: 1 }));
@@ -196,9 +149,7 @@ async function benchStore(store, bigPath) {
       p95Ms: round(quantile(samples, 0.95), 4),
     });
   }
-  const coldUnavailable = opened.files
-    ? pageCacheUnavailable()
-    : 'the server owns its cache (shared_buffers and its files)';
+  const coldUnavailable = opened.files ? pageCacheUnavailable() : opened.noColdReads;
   if (coldUnavailable) {
     out.coldReads = { skipped: coldUnavailable };
   } else {
@@ -252,6 +203,74 @@ async function benchStore(store, bigPath) {
   }
   await opened.close();
   return out;
+}
+
+/** Offload: 100 MiB through Scratchpad.write, paired and alternated with writeFile + fsync. */
+async function offload(pad, out) {
+  let buffer = logBuffer(100 * MIB, { seed: 7 });
+  const plainPath = join(directory, 'plain.log');
+  const plainWrite = async () => {
+    const handle = await open(plainPath, 'w');
+    await handle.writeFile(buffer);
+    await handle.sync();
+    await handle.close();
+  };
+  const offload = await paired(`offload 100 MiB`, () => pad.write(SESSION, 'log-100m', buffer), plainWrite);
+  out.offload = {
+    bytes: buffer.byteLength,
+    ...offload.summary,
+    scratchpadMiBps: round(buffer.byteLength / MIB / (median(offload.oursMs) / 1000), 1),
+    plainMiBps: round(buffer.byteLength / MIB / (median(offload.theirsMs) / 1000), 1),
+  };
+  buffer = undefined;
+  globalThis.gc?.();
+}
+
+/** The big entry, streamed in, and grep of it paired with rg on the same bytes in a file. */
+async function bigEntryGrep(pad, out, bigPath) {
+  log(`writing the ${SIZE_MIB} MiB entry (streamed)`);
+  const big = await time(() =>
+    pad.write(SESSION, 'log-big', toAsync(logPieces(SIZE_MIB * MIB, { seed: 3 }))),
+  );
+  out.streamedWrite = {
+    bytes: big.value.entry.bytes,
+    ms: round(big.ms, 0),
+    MiBps: round(big.value.entry.bytes / MIB / (big.ms / 1000), 1),
+  };
+  out.grep = [];
+  for (const { label, pattern, ignoreCase } of PATTERNS) {
+    const options = { pattern, ignoreCase, maxMatches: 10, timeoutMs: 3_600_000 };
+    let ours;
+    let theirs;
+    const row = { label, pattern, ignoreCase, bytes: big.value.entry.bytes };
+    if (RIPGREP) {
+      const comparison = await paired(
+        `grep ${label}`,
+        async () => {
+          ours = (await pad.grep(SESSION, 'log-big', options)).total;
+        },
+        async () => {
+          const result = spawnSync(RIPGREP, ['-c', ...(ignoreCase ? ['-i'] : []), pattern, bigPath], {
+            encoding: 'utf8',
+          });
+          if (result.status !== 0) throw new Error(`rg failed: ${result.stderr}`);
+          theirs = Number(result.stdout.trim());
+        },
+      );
+      if (theirs !== ours)
+        throw new Error(`grep ${pattern}: scratchpad counted ${ours} lines, ripgrep ${theirs}`);
+      Object.assign(row, comparison.summary, {
+        scratchpadMiBps: round(row.bytes / MIB / (median(comparison.oursMs) / 1000), 1),
+        ripgrepMiBps: round(row.bytes / MIB / (median(comparison.theirsMs) / 1000), 1),
+      });
+    }
+    const probe = await probeEventLoop(() => pad.grep(SESSION, 'log-big', options));
+    row.matchingLines = probe.value.total;
+    row.worstEventLoopDelayMs = round(probe.worstDelayMs, 1);
+    out.grep.push(row);
+  }
+  if (!RIPGREP)
+    console.error('ripgrep not found: install it to compare grep throughput (apt-get install ripgrep).');
 }
 
 /**
@@ -329,6 +348,14 @@ async function openStore(store) {
       close: async () => database.close(),
     };
   }
+  if (store.url === 'fs') {
+    const root = join(directory, 'fs-store');
+    return {
+      driver: createFsDriver({ root }),
+      noColdReads: 'not measured on the fs store',
+      close: async () => {},
+    };
+  }
   const { createPostgresDriver } = await import('../dist/stores/postgres/index.js');
   const schema = `scratchpad_bench_${process.pid}`;
   const driver = await createPostgresDriver({ connectionString: store.url, schema });
@@ -340,7 +367,11 @@ async function openStore(store) {
     await client.end();
   };
   cleanups.push(dropSchema);
-  return { driver, close: async () => {} };
+  return {
+    driver,
+    noColdReads: 'the server owns its cache (shared_buffers and its files)',
+    close: async () => {},
+  };
 }
 
 /** Figures of the companion benchmarks (bench/small-writes.js, bench/first-search.js), run in this process. */
@@ -373,17 +404,16 @@ async function companions() {
 function report(results) {
   const stores = results.stores;
   const header = (title) => [title, ...stores.map((store) => store.store)];
-  const ratio = (summary) =>
-    summary.ratioMedian === undefined
-      ? 'n/a'
-      : `${summary.ratioMedian}x (${summary.ratioMin}–${summary.ratioMax})`;
   console.log(
     `\nStore benchmark (SQLite ${results.environment.sqlite}, Node ${results.environment.node}, ${results.environment.cpus} CPUs, load ${results.environment.loadavg.join(' ')}; ${PAIRS} alternated pairs per comparison)\n`,
   );
-  printTable(header('offload 100 MiB vs writeFile+fsync'), [
-    ['Scratchpad.write MiB/s', ...stores.map((store) => store.offload.scratchpadMiBps)],
-    ['writeFile+fsync MiB/s', ...stores.map((store) => store.offload.plainMiBps)],
-    ['per-pair ratio: median (range)', ...stores.map((store) => ratio(store.offload))],
+  if (!ONLY_GREP)
+    printTable(header('offload 100 MiB vs writeFile+fsync'), [
+      ['Scratchpad.write MiB/s', ...stores.map((store) => store.offload.scratchpadMiBps)],
+      ['writeFile+fsync MiB/s', ...stores.map((store) => store.offload.plainMiBps)],
+      ['per-pair ratio: median (range)', ...stores.map((store) => ratioText(store.offload))],
+    ]);
+  printTable(header('the big entry'), [
     [
       `${SIZE_MIB} MiB streamed write MiB/s (incl. generating)`,
       ...stores.map((store) => store.streamedWrite.MiBps),
@@ -397,13 +427,61 @@ function report(results) {
       ...stores.map((store) => store.grep[index].scratchpadMiBps ?? 'n/a'),
     ]);
     grepRows.push([`  rg -c MiB/s`, ...stores.map((store) => store.grep[index].ripgrepMiBps ?? 'n/a')]);
-    grepRows.push([`  vs rg: median (range)`, ...stores.map((store) => ratio(store.grep[index]))]);
+    grepRows.push([`  vs rg: median (range)`, ...stores.map((store) => ratioText(store.grep[index]))]);
     grepRows.push([
       `  worst event-loop delay ms`,
       ...stores.map((store) => store.grep[index].worstEventLoopDelayMs),
     ]);
   }
   printTable(header(`grep ${SIZE_MIB} MiB`), grepRows);
+  if (!ONLY_GREP) reportReadsAndMemory(results, header);
+
+  const targets = [];
+  const target = (name, value, text, pass) => targets.push({ name, value, target: text, pass });
+  for (const store of stores) {
+    if (!ONLY_GREP) readAndOffloadTargets(store, target);
+    for (const grep of store.grep) {
+      if (grep.ratioMedian !== undefined)
+        target(
+          `${store.store}: grep ${grep.label} vs rg -c`,
+          grep.ratioMedian,
+          '>= 0.5x',
+          grep.ratioMedian >= 0.5,
+        );
+      target(
+        `${store.store}: worst event-loop delay during grep ${grep.label}, ms`,
+        grep.worstEventLoopDelayMs,
+        '<= 50 ms',
+        grep.worstEventLoopDelayMs <= 50,
+      );
+    }
+  }
+  if (!ONLY_GREP) {
+    const memory = stores[0].memory;
+    target(
+      'peak RSS reading slices of the big entry (MiB)',
+      memory.slicesPeakRssMiB,
+      '< 150 MiB',
+      memory.slicesPeakRssMiB < 150,
+    );
+  }
+  results.targets = targets;
+  console.log('');
+  printTable(
+    ['target', 'measured', 'target', 'result'],
+    targets.map((row) => [row.name, row.value, row.target, row.pass ? 'pass' : 'FAIL']),
+  );
+}
+
+function ratioText(summary) {
+  return summary.ratioMedian === undefined
+    ? 'n/a'
+    : `${summary.ratioMedian}x (${summary.ratioMin}–${summary.ratioMax})`;
+}
+
+/** The range-read, memory and companion tables (not with --only grep). */
+function reportReadsAndMemory(results, header) {
+  const stores = results.stores;
   console.log('');
   const readRows = [];
   for (const [index, read] of stores[0].reads.entries()) {
@@ -435,58 +513,31 @@ function report(results) {
   for (const [key, value] of Object.entries(results.companions)) {
     console.log(`\n${key}: ${typeof value === 'string' ? value : (value.skipped ?? JSON.stringify(value))}`);
   }
+}
 
-  const targets = [];
-  const target = (name, value, text, pass) => targets.push({ name, value, target: text, pass });
-  for (const store of stores) {
-    const byEntry = Object.fromEntries(store.reads.map((read) => [read.name, read]));
-    target(
-      `${store.store}: read 2,000 chars of 100 MiB, median ms`,
-      byEntry['log-100m'].medianMs,
-      '<= 1 ms',
-      byEntry['log-100m'].medianMs <= 1,
-    );
-    const scale = byEntry['log-big'].medianMs / byEntry['log-1m'].medianMs;
-    target(`${store.store}: read median big / 1 MiB`, round(scale, 2), '<= 2x', scale <= 2);
-    target(
-      `${store.store}: offload vs writeFile+fsync`,
-      store.offload.ratioMedian,
-      '>= 0.5x',
-      store.offload.ratioMedian >= 0.5,
-    );
-    for (const grep of store.grep) {
-      if (grep.ratioMedian !== undefined)
-        target(
-          `${store.store}: grep ${grep.label} vs rg -c`,
-          grep.ratioMedian,
-          '>= 0.5x',
-          grep.ratioMedian >= 0.5,
-        );
-      target(
-        `${store.store}: worst event-loop delay during grep ${grep.label}, ms`,
-        grep.worstEventLoopDelayMs,
-        '<= 50 ms',
-        grep.worstEventLoopDelayMs <= 50,
-      );
-    }
-  }
+/** Targets of one store's range reads and offload. */
+function readAndOffloadTargets(store, target) {
+  const byEntry = Object.fromEntries(store.reads.map((read) => [read.name, read]));
   target(
-    'peak RSS reading slices of the big entry (MiB)',
-    memory.slicesPeakRssMiB,
-    '< 150 MiB',
-    memory.slicesPeakRssMiB < 150,
+    `${store.store}: read 2,000 chars of 100 MiB, median ms`,
+    byEntry['log-100m'].medianMs,
+    '<= 1 ms',
+    byEntry['log-100m'].medianMs <= 1,
   );
-  results.targets = targets;
-  console.log('');
-  printTable(
-    ['target', 'measured', 'target', 'result'],
-    targets.map((row) => [row.name, row.value, row.target, row.pass ? 'pass' : 'FAIL']),
+  const scale = byEntry['log-big'].medianMs / byEntry['log-1m'].medianMs;
+  target(`${store.store}: read median big / 1 MiB`, round(scale, 2), '<= 2x', scale <= 2);
+  target(
+    `${store.store}: offload vs writeFile+fsync`,
+    store.offload.ratioMedian,
+    '>= 0.5x',
+    store.offload.ratioMedian >= 0.5,
   );
 }
 
 function labelOf(url) {
+  if (url === 'fs') return 'fs';
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return 'PostgreSQL';
-  throw new Error(`--store takes a postgres:// URL (SQLite always runs), got ${url}`);
+  throw new Error(`--store takes fs or a postgres:// URL (SQLite always runs), got ${url}`);
 }
 
 function environment() {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChunkCompression } from '../../stores/chunk-codec.js';
+import { createFsDriver } from '../../stores/fs/index.js';
 import { createSqliteDriver } from '../../stores/sqlite/index.js';
 import { createScratchpad, type Scratchpad } from '../scratchpad.js';
 
@@ -34,7 +35,24 @@ function reference(text: string, pattern: string, ignoreCase: boolean) {
   return found;
 }
 
-const words = ['ERROR', 'error', 'Error', 'timeout', 'declined', 'é', '🌍', 'x', 'ab', ' ', 'ß', 'ERRÖR'];
+// With the Kelvin sign and the long s, which a case-insensitive k and s also match (RE2 and JavaScript alike).
+const words = [
+  'ERROR',
+  'error',
+  'Error',
+  'timeout',
+  'declined',
+  'é',
+  '🌍',
+  'x',
+  'ab',
+  ' ',
+  'ß',
+  'ERRÖR',
+  'K',
+  'ſ',
+  'É',
+];
 const texts = fc
   .array(fc.constantFrom(...words, '\n', '\n', 'zz', 'ü', 'y'.repeat(60)), {
     minLength: 1,
@@ -55,11 +73,15 @@ const patterns = fc.constantFrom(
   ['(time|decl)', false],
   ['ß', true],
   ['e', false],
+  ['k', true],
+  ['S|é', true],
+  ['ERR', true],
+  ['err(or)?', true],
 );
 
 describe('grep across chunk boundaries', () => {
-  // Tiny chunks, in side files (read by the worker) or inline (sent to it), compressed or not (decompressed by the
-  // worker), put lines across many chunks.
+  // Tiny chunks, in SQLite side files or fs content files (read by the worker) or inline (sent to it), compressed
+  // or not (decompressed by the worker), put lines across many chunks.
   it('property: finds what a line-by-line search finds, on any chunking and limit', async () => {
     let round = 0;
     await fc.assert(
@@ -67,14 +89,17 @@ describe('grep across chunk boundaries', () => {
         texts,
         patterns,
         fc.constantFrom(16, 17, 23, 64, 256),
-        fc.constantFrom('none', 'brotli', 'gzip') as fc.Arbitrary<ChunkCompression>,
+        fc.constantFrom('none', 'brotli', 'gzip', 'fs') as fc.Arbitrary<ChunkCompression | 'fs'>,
         fc.constantFrom(0, 40, Number.POSITIVE_INFINITY),
         fc.integer({ min: 1, max: 30 }),
         fc.boolean(),
         async (text, [pattern, ignoreCase], chunkSize, compression, inlineBytes, maxMatches, stopAtMax) => {
-          const path = join(directory, `store-${round++}.db`);
+          const path = join(directory, `store-${round++}`);
           const pad = createScratchpad({
-            driver: createSqliteDriver({ path, inlineBytes, compression }),
+            driver:
+              compression === 'fs'
+                ? createFsDriver({ root: path })
+                : createSqliteDriver({ path: `${path}.db`, inlineBytes, compression }),
             chunkSize,
           });
           pads.push(pad);
@@ -113,6 +138,16 @@ describe('grep across chunk boundaries', () => {
     await pad.write('s', 'log', 'ERROR one\n'.repeat(10_000));
     const blobs = `${path}.blobs`;
     for (const name of await readdir(blobs)) await unlink(join(blobs, name));
+    await expect(pad.grep('s', 'log', { pattern: 'ERROR' })).rejects.toMatchObject({ code: 'STORE_CORRUPT' });
+  });
+
+  it('reports an fs content file deleted under it as a damaged store', async () => {
+    const root = join(directory, 'lost-fs');
+    const pad = createScratchpad({ driver: createFsDriver({ root }), chunkSize: 1024 });
+    pads.push(pad);
+    await pad.write('s', 'log', 'ERROR one\n'.repeat(10_000));
+    const content = join(root, 's', '.scratchpad', 'content');
+    for (const name of await readdir(content)) if (!name.endsWith('.idx')) await unlink(join(content, name));
     await expect(pad.grep('s', 'log', { pattern: 'ERROR' })).rejects.toMatchObject({ code: 'STORE_CORRUPT' });
   });
 });

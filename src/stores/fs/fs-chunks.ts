@@ -2,6 +2,7 @@ import { open, readFile } from 'node:fs/promises';
 import type { Chunk, ChunkAxis } from '../../core/chunk.js';
 import type { EntryRecord } from '../../core/entry.js';
 import { ScratchpadError } from '../../core/errors.js';
+import type { ChunkInFile } from '../driver.js';
 import { readFully } from './atomic-file.js';
 import { ChunkIndex } from './chunk-index.js';
 import type { ChunkIndexCache } from './chunk-index-cache.js';
@@ -71,6 +72,24 @@ export class ContentReader {
       chunks.push({ ...info, data: data.subarray(offset, offset + info.bytes) });
     }
     return chunks;
+  }
+
+  /**
+   * See `StoreDriver.doChunkSources`: every chunk as its place in the content file (one positional read of a run
+   * of them, by the grep worker), from the chunk index alone.
+   */
+  async sources(record: EntryRecord, seqStart: number, seqEnd: number): Promise<ChunkInFile[]> {
+    const from = Math.max(0, seqStart);
+    const to = Math.min(seqEnd, record.chunkCount);
+    if (to <= from) return [];
+    const index = await this.index(record);
+    const file = this.#layout.contentFile(record.session, splitContentId(record.contentId).fileId);
+    const sources: ChunkInFile[] = [];
+    for (let seq = from; seq < to; seq++) {
+      const info = index.info(seq);
+      sources.push({ ...info, codec: 0, storedBytes: info.bytes, file, fileOffset: info.byteStart });
+    }
+    return sources;
   }
 
   /** The parsed chunk index of `record`'s content, from the cache or its file; checked against the record. */

@@ -2,6 +2,7 @@ import { mkdir, rename, rm, rmdir } from 'node:fs/promises';
 import type { Chunk, ChunkAxis } from '../../core/chunk.js';
 import type { EntryRecord, SessionInfo } from '../../core/entry.js';
 import type {
+  ChunkSource,
   CommitRequest,
   CommitResult,
   ContentSink,
@@ -306,6 +307,10 @@ export class FsDriver implements StoreDriver {
 
   async doReadChunks(record: EntryRecord, seqStart: number, seqEnd: number): Promise<Chunk[]> {
     return this.#content.chunks(record, seqStart, seqEnd);
+  }
+
+  async doChunkSources(record: EntryRecord, seqStart: number, seqEnd: number): Promise<ChunkSource[]> {
+    return this.#content.sources(record, seqStart, seqEnd);
   }
 
   async doDeleteEntry(record: EntryRecord): Promise<boolean> {
