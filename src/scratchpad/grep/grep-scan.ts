@@ -66,11 +66,16 @@ export function prepareGrep(options: GrepOptions): {
   };
 }
 
+/** Entries of at least this many chunks (16 MiB of 256 KiB chunks) are scanned by two threads when two are free. */
+const SPLIT_CHUNKS = 4 * GREP_BATCH;
+
 /**
- * Scans a text entry for lines that match, in a worker thread (`grep-scanner.ts` run by `grep-worker.ts`), so no
+ * Scans a text entry for lines that match, in worker threads (`grep-scanner.ts` run by `grep-worker.ts`), so no
  * pattern and no size blocks the event loop: this thread only looks up where each batch of chunks is (a file the
- * worker reads itself, or bytes it hands over). The time bound is exact: at `timeoutMs` the grep fails with
- * `REGEX_TIMEOUT` whatever the worker is doing.
+ * worker reads itself, or bytes it hands over). A large entry is cut in two halves at a batch boundary, each
+ * scanned by its own thread when a second one is free (the lines that start in each half; see
+ * `ChunkBatches.from`), and the two answers are joined in order. The time bound is exact: at `timeoutMs` the grep
+ * fails with `REGEX_TIMEOUT` whatever the workers are doing.
  */
 export async function scanLines(
   cursor: ChunkCursor,
@@ -78,7 +83,11 @@ export async function scanLines(
   stopAtMax: boolean,
 ): Promise<GrepScan> {
   const deadline = Date.now() + prepared.timeoutMs;
-  const thread = await grepThreads.acquire();
+  const chunkCount = cursor.record.chunkCount;
+  const threads = [await grepThreads.acquire()];
+  const second = chunkCount >= SPLIT_CHUNKS ? grepThreads.tryAcquire() : undefined;
+  if (second) threads.push(second);
+  const half = Math.ceil(chunkCount / 2 / GREP_BATCH) * GREP_BATCH;
   const sources = async (seq: number, read: boolean): Promise<ChunkSource[]> => {
     if (!read) return cursor.sources(seq, seq + GREP_BATCH);
     // The worker could not read a file: read through the store, which says why (or gives the bytes).
@@ -90,16 +99,48 @@ export async function scanLines(
     pattern: prepared.pattern,
     ignoreCase: prepared.ignoreCase,
     limits: { max: prepared.max, maxLineChars: prepared.maxLineChars, stopAtMax },
-    chunkCount: cursor.record.chunkCount,
+    chunkCount,
   };
   try {
-    return await thread.scan(job, sources, deadline);
+    const scans = await Promise.all(
+      threads.map((thread, index) => {
+        const range =
+          threads.length === 1
+            ? { from: 0, to: chunkCount }
+            : index === 0
+              ? { from: 0, to: half }
+              : { from: half, to: chunkCount };
+        return thread.scan({ ...job, ...range }, sources, deadline).catch((error: unknown) => {
+          // One scan failed: the grep fails, and the other scan stops at once.
+          for (const other of threads) if (other !== thread) other.cancel();
+          throw error;
+        });
+      }),
+    );
+    return joinScans(scans, prepared.max, stopAtMax);
   } catch (error) {
     if (error instanceof GrepDeadlineError) throw timeout(cursor.record.name, prepared.timeoutMs);
     throw error;
   } finally {
-    grepThreads.release(thread);
+    for (const thread of threads) grepThreads.release(thread);
   }
+}
+
+/** The scans of consecutive ranges as one scan of the whole: matches in order, counts added. */
+function joinScans(scans: readonly GrepScan[], max: number, stopAtMax: boolean): GrepScan {
+  const matches: GrepScan['matches'] = [];
+  let total = 0;
+  let complete = true;
+  for (const scan of scans) {
+    // A stopped scan found more than `max` lines already: what follows it does not count.
+    if (!complete) break;
+    matches.push(...scan.matches.slice(0, max - matches.length));
+    total += scan.total;
+    complete = scan.complete;
+  }
+  // As one scan stops: at the line after the first `max`.
+  if (stopAtMax && total > max) return { matches, total: max + 1, complete: false };
+  return { matches, total, complete };
 }
 
 function timeout(name: string, timeoutMs: number): ScratchpadError {

@@ -31,9 +31,17 @@ export interface ScanLimits {
   stopAtMax: boolean;
 }
 
-/** The chunks of one entry version, {@link GREP_BATCH} at a time. */
+/** The chunks of one entry version, {@link GREP_BATCH} at a time, and the part of them a scan covers. */
 export interface ChunkBatches {
   chunkCount: number;
+  /**
+   * The scan reports the lines that start in chunks `[from, to)` (`from` and `to` multiples of
+   * {@link GREP_BATCH}, or `to` the chunk count): after `from > 0` it skips the end of the line that started
+   * before, and it reads on past `to` only to finish the line that runs over. Scans of adjacent ranges (one
+   * thread each) together report every line once.
+   */
+  from: number;
+  to: number;
   /**
    * Chunks `[seq, seq + GREP_BATCH)`. Their bytes may be overwritten by the next call (a reused read buffer): the
    * scan copies what it keeps.
@@ -48,7 +56,9 @@ const MAX_CARRY = 8 * 1024 * 1024;
 /** Consecutive chunks whose bytes sit back to back in memory, seen as one piece (no copy). */
 interface Piece {
   data: Buffer;
+  byteStart: number;
   charStart: number;
+  lineStart: number;
   chars: number;
   newlines: number;
   ascii: boolean;
@@ -67,7 +77,13 @@ export async function scanChunks(
   const matches: GrepMatch[] = [];
   let total = 0;
   let lastReported = 0;
+  // Set from the first piece's line (the scan may start inside the entry).
   let line = 1;
+  let first = true;
+  // Skipping the end of a line that started before `from` (another scan reports it).
+  let skipping = source.from > 0;
+  // The bytes read so far end inside a line.
+  let openLine = false;
 
   // The start of a line that did not end in the pieces read so far (copies: the pieces' memory is reused).
   let carry: Buffer[] = [];
@@ -144,11 +160,43 @@ export async function scanChunks(
     return joined;
   };
 
-  for (let seq = 0; seq < source.chunkCount; seq += GREP_BATCH) {
-    for (const piece of contiguousPieces(await source.batch(seq))) {
+  // A scan that starts inside the entry reads from the chunk before its range, to see whether its first chunk
+  // starts a line: it skips up to the first newline at or after that chunk's last byte.
+  let skipFromByte = -1;
+  for (let seq = skipping ? source.from - 1 : source.from; seq < source.chunkCount; seq += GREP_BATCH) {
+    // Past the range only the line that runs over it is finished.
+    const past = seq >= source.to;
+    if (past && !openLine) break;
+    const chunks = await source.batch(seq);
+    if (skipping && skipFromByte === -1) skipFromByte = chunks[1]?.byteStart ?? 0;
+    for (const piece of contiguousPieces(chunks)) {
       const data = piece.data;
+      if (data.byteLength === 0) continue;
+      if (first) {
+        line = piece.lineStart + 1;
+        first = false;
+      }
+      openLine = data[data.byteLength - 1] !== 10;
       let offset = 0;
-      if (carryBytes > 0) {
+      if (skipping) {
+        const from = Math.max(0, skipFromByte - 1 - piece.byteStart);
+        const newline = from < data.byteLength ? data.indexOf(10, from) : -1;
+        if (newline === -1) continue;
+        skipping = false;
+        offset = newline + 1;
+        line = piece.lineStart + 1 + countNewlines(data, 0, offset);
+      } else if (past && carryBytes === 0) {
+        // The rest of a line longer than MAX_CARRY, after a window of it.
+        const newline = data.indexOf(10);
+        if (newline === -1) {
+          keep(data);
+          carryChar = piece.charStart;
+          carryAscii = piece.ascii;
+          continue;
+        }
+        const done = searchRegion(data, newline + 1, piece.charStart, piece.ascii, line);
+        return { matches, total, complete: done };
+      } else if (carryBytes > 0) {
         const newline = data.indexOf(10);
         if (newline === -1) {
           carryAscii = carryAscii && piece.ascii;
@@ -166,8 +214,8 @@ export async function scanChunks(
         offset = newline + 1;
         const straddling = takeCarry(data.subarray(0, offset));
         const ascii = carryAscii && piece.ascii;
-        if (!searchRegion(straddling, straddling.byteLength, carryChar, ascii, line))
-          return { matches, total, complete: false };
+        const done = searchRegion(straddling, straddling.byteLength, carryChar, ascii, line);
+        if (!done || past) return { matches, total, complete: done };
         line++;
       }
       const rest = offset === 0 ? data : data.subarray(offset);
@@ -187,7 +235,8 @@ export async function scanChunks(
       const regionEnd = lastNewline === -1 ? rest.byteLength : lastNewline + 1;
       if (!searchRegion(rest, regionEnd, restChar, piece.ascii, line))
         return { matches, total, complete: false };
-      if (lastNewline !== -1) line += piece.newlines - (offset === 0 ? 0 : 1);
+      // The line the piece's last byte is on (the next piece starts on it).
+      line = piece.lineStart + piece.newlines + 1;
       if (regionEnd < rest.byteLength) {
         const tail = rest.subarray(regionEnd);
         keep(tail);
@@ -229,7 +278,9 @@ function contiguousPieces(chunks: readonly Chunk[]): Piece[] {
     }
     current = {
       data: Buffer.from(data.buffer, data.byteOffset, data.byteLength),
+      byteStart: chunk.byteStart,
       charStart: chunk.charStart,
+      lineStart: chunk.lineStart,
       chars: chunk.chars,
       newlines: chunk.newlines,
       ascii,

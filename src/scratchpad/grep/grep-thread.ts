@@ -126,6 +126,13 @@ export class GrepThread {
     this.#worker.postMessage(message, transfer);
   }
 
+  /** Stops the thread and rejects the scan it runs (another scan of the same grep failed). */
+  cancel(): void {
+    const job = this.#job;
+    this.terminate();
+    job?.reject(new Error('The grep was cancelled.'));
+  }
+
   /** Stops the thread (a long RE2 call keeps its CPU until it returns; nothing waits for it). */
   terminate(): void {
     if (this.#dead) return;
@@ -136,8 +143,8 @@ export class GrepThread {
 }
 
 /**
- * Grep threads shared by the greps of this process: one per grep running, at most {@link MAX_THREADS} at once
- * (later greps wait for one), idle ones kept for the next.
+ * Grep threads shared by the greps of this process: one or two per grep running, at most {@link MAX_THREADS} at
+ * once (later greps wait for one), idle ones kept for the next.
  */
 export class GrepThreadPool {
   readonly #idle: GrepThread[] = [];
@@ -146,6 +153,13 @@ export class GrepThreadPool {
 
   async acquire(): Promise<GrepThread> {
     if (this.#busy >= MAX_THREADS) return new Promise((resolve) => this.#waiting.push(resolve));
+    this.#busy++;
+    return this.#take();
+  }
+
+  /** A thread if one is free now (a grep's second thread: it never waits, so greps cannot wait on each other). */
+  tryAcquire(): GrepThread | undefined {
+    if (this.#busy >= MAX_THREADS || this.#waiting.length > 0) return undefined;
     this.#busy++;
     return this.#take();
   }

@@ -15,6 +15,9 @@ export interface GrepJob {
   ignoreCase: boolean;
   limits: ScanLimits;
   chunkCount: number;
+  /** The chunks whose lines this scan reports (`ChunkBatches.from`, `to`). */
+  from: number;
+  to: number;
 }
 
 /** From the main thread: a scan to run, or the sources a scan asked for. */
@@ -69,7 +72,7 @@ async function run(id: number, job: GrepJob): Promise<GrepScan> {
     const sources = await (asked.get(seq) ?? ask(seq, false));
     asked.delete(seq);
     const next = seq + GREP_BATCH;
-    if (next < job.chunkCount) {
+    if (next < job.to) {
       // Bytes in database rows are fetched ahead too, while this batch is searched.
       const nextSources = ask(next, false);
       void nextSources.then((found) => reader.prefetch(found));
@@ -79,5 +82,5 @@ async function run(id: number, job: GrepJob): Promise<GrepScan> {
     if (!chunks) throw new Error(`The bytes of chunks ${seq}+ could not be read.`);
     return chunks;
   };
-  return scanChunks({ chunkCount: job.chunkCount, batch }, searcher, job.limits);
+  return scanChunks({ chunkCount: job.chunkCount, from: job.from, to: job.to, batch }, searcher, job.limits);
 }
