@@ -9,6 +9,7 @@ import { createSqliteDriver } from '../../stores/sqlite/index.js';
 import { createScratchpad, type Scratchpad } from '../scratchpad.js';
 
 let directory: string;
+let round = 0;
 const pads: Scratchpad[] = [];
 
 beforeAll(async () => {
@@ -83,7 +84,6 @@ describe('grep across chunk boundaries', () => {
   // Tiny chunks, in SQLite side files or fs content files (read by the worker) or inline (sent to it), compressed
   // or not (decompressed by the worker), put lines across many chunks.
   it('property: finds what a line-by-line search finds, on any chunking and limit', async () => {
-    let round = 0;
     await fc.assert(
       fc.asyncProperty(
         texts,
@@ -129,6 +129,37 @@ describe('grep across chunk boundaries', () => {
       { numRuns: 100 },
     );
   }, 120_000);
+
+  // About 200 chunks of 16 bytes: two threads scan them, their halves meet at chunk 112 (7 batches of 16).
+  it.each([
+    ['every chunk starts a line', 'ERROR 123456789\n'.repeat(200), 200],
+    [
+      'a line runs over the halves',
+      `${'x'.repeat(112 * 16 - 3)}\nERROR over the split ERROR\n${'z\n'.repeat(690)}`,
+      1,
+    ],
+    ['one line, no newline', `${'y'.repeat(3000)}ERROR`, 1],
+    ['the line after the split matches', `${'a\n'.repeat(896)}ERROR\n${'b\n'.repeat(697)}`, 1],
+  ])('reports each line once where two threads meet: %s', async (_, text, lines) => {
+    for (const root of ['split.db', 'split-fs']) {
+      const path = join(directory, `${round++}-${root}`);
+      const driver = root.endsWith('.db')
+        ? createSqliteDriver({ path, inlineBytes: 0 })
+        : createFsDriver({ root: path });
+      const pad = createScratchpad({ driver, chunkSize: 16 });
+      pads.push(pad);
+      await pad.write('s', 'text', text);
+      const result = await pad.grep('s', 'text', {
+        pattern: 'ERROR',
+        maxMatches: 1000,
+        maxLineChars: 100_000,
+      });
+      const expected = reference(text, 'ERROR', false);
+      expect(expected).toHaveLength(lines);
+      expect(result.matches.map(({ line, char, text }) => ({ line, char, text }))).toEqual(expected);
+      expect(result).toMatchObject({ total: lines, complete: true });
+    }
+  });
 
   it('reports a side file deleted under it as a damaged store', async () => {
     const path = join(directory, 'lost.db');
