@@ -7,16 +7,22 @@ import type { ChunkCompression } from '../../stores/chunk-codec.js';
 import { createFsDriver } from '../../stores/fs/index.js';
 import { createSqliteDriver } from '../../stores/sqlite/index.js';
 import { createScratchpad, type Scratchpad } from '../scratchpad.js';
+import { grepThreads } from './grep-thread.js';
 
 let directory: string;
 let round = 0;
 const pads: Scratchpad[] = [];
 
+const threadsPerGrep = grepThreads.threadsPerGrep;
+
 beforeAll(async () => {
   directory = await mkdtemp(join(tmpdir(), 'grep-scan-'));
+  // Two threads per large grep whatever the machine, so the halves and their joins are tested.
+  grepThreads.threadsPerGrep = 2;
 });
 
 afterAll(async () => {
+  grepThreads.threadsPerGrep = threadsPerGrep;
   for (const pad of pads) await pad.close();
   await rm(directory, { recursive: true, force: true });
 });

@@ -66,14 +66,17 @@ export function prepareGrep(options: GrepOptions): {
   };
 }
 
-/** Entries of at least this many chunks (16 MiB of 256 KiB chunks) are scanned by two threads when two are free. */
+/**
+ * Entries of at least this many chunks (16 MiB of 256 KiB chunks) are scanned by two threads when the pool allows
+ * two per grep (`GrepThreadPool.threadsPerGrep`) and a second one is free.
+ */
 const SPLIT_CHUNKS = 4 * GREP_BATCH;
 
 /**
  * Scans a text entry for lines that match, in worker threads (`grep-scanner.ts` run by `grep-worker.ts`), so no
  * pattern and no size blocks the event loop: this thread only looks up where each batch of chunks is (a file the
  * worker reads itself, or bytes it hands over). A large entry is cut in two halves at a batch boundary, each
- * scanned by its own thread when a second one is free (the lines that start in each half; see
+ * scanned by its own thread when the machine has the cores and a second thread is free (the lines that start in each half; see
  * `ChunkBatches.from`), and the two answers are joined in order. The time bound is exact: at `timeoutMs` the grep
  * fails with `REGEX_TIMEOUT` whatever the workers are doing.
  */
@@ -85,14 +88,22 @@ export async function scanLines(
   const deadline = Date.now() + prepared.timeoutMs;
   const chunkCount = cursor.record.chunkCount;
   const threads = [await grepThreads.acquire()];
-  const second = chunkCount >= SPLIT_CHUNKS ? grepThreads.tryAcquire() : undefined;
+  const second =
+    chunkCount >= SPLIT_CHUNKS && grepThreads.threadsPerGrep > 1 ? grepThreads.tryAcquire() : undefined;
   if (second) threads.push(second);
   const half = Math.ceil(chunkCount / 2 / GREP_BATCH) * GREP_BATCH;
+  // Reads through the store run one at a time: the two threads' batches overlap by a chunk, and one read's
+  // `forget` must not drop a chunk the other read found in the cursor's cache.
+  let storeReads: Promise<unknown> = Promise.resolve();
   const sources = async (seq: number, read: boolean): Promise<ChunkSource[]> => {
     if (!read) return cursor.sources(seq, seq + GREP_BATCH);
     // The worker could not read a file: read through the store, which says why (or gives the bytes).
-    const chunks = await cursor.chunks(seq, seq + GREP_BATCH);
-    cursor.forget(seq, seq + GREP_BATCH);
+    const chunks = storeReads.then(async () => {
+      const chunks = await cursor.chunks(seq, seq + GREP_BATCH);
+      cursor.forget(seq, seq + GREP_BATCH);
+      return chunks;
+    });
+    storeReads = chunks.catch(() => {});
     return chunks;
   };
   const job = {

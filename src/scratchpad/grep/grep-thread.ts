@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ChunkSource } from '../../stores/driver.js';
@@ -147,6 +148,12 @@ export class GrepThread {
  * once (later greps wait for one), idle ones kept for the next.
  */
 export class GrepThreadPool {
+  /**
+   * Threads one grep of a large entry may use: two when the machine has a core left for the event loop and the
+   * rest of the process besides two scans, else one (on a loaded 2-core machine two scans were no faster than one
+   * and delayed the event loop's timers; decision 002). Tests set it to exercise the split.
+   */
+  threadsPerGrep = availableParallelism() > 2 ? 2 : 1;
   readonly #idle: GrepThread[] = [];
   readonly #waiting: Array<(thread: GrepThread) => void> = [];
   #busy = 0;
