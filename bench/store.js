@@ -7,7 +7,8 @@
  *      pair and the figure is the median (and range) of the per-pair ratios, so machine load hits both sides;
  *   2. grep of the big entry (default 1 GiB, streamed in) for a literal, an alternation and a case-insensitive
  *      pattern, each paired and alternated with `rg -c` on the same bytes in a file (answers must agree), and the
- *      worst event-loop delay seen during one grep of each (perf_hooks.monitorEventLoopDelay);
+ *      worst event-loop delay seen during one grep of each (perf_hooks.monitorEventLoopDelay), and the worst busy
+ *      interval (CPU-bounded, which a loaded machine does not inflate);
  *   3. random 2,000-character range reads of 1 MiB, 100 MiB and the big entry, warm (page cache as it is) and
  *      cold (the store's files dropped from the page cache before every read with posix_fadvise DONTNEED, through
  *      GNU dd, and the store reopened; SQLite only: PostgreSQL's cache is the server's);
@@ -267,6 +268,8 @@ async function bigEntryGrep(pad, out, bigPath) {
     const probe = await probeEventLoop(() => pad.grep(SESSION, 'log-big', options));
     row.matchingLines = probe.value.total;
     row.worstEventLoopDelayMs = round(probe.worstDelayMs, 1);
+    // The longest the loop was busy (CPU-bounded): a loaded machine delays timers of an idle loop too.
+    row.worstEventLoopBusyMs = round(probe.worstBusyMs, 1);
     out.grep.push(row);
   }
   if (!RIPGREP)
@@ -432,6 +435,10 @@ function report(results) {
     grepRows.push([
       `  worst event-loop delay ms`,
       ...stores.map((store) => store.grep[index].worstEventLoopDelayMs),
+    ]);
+    grepRows.push([
+      `  worst event-loop busy ms`,
+      ...stores.map((store) => store.grep[index].worstEventLoopBusyMs),
     ]);
   }
   printTable(header(`grep ${SIZE_MIB} MiB`), grepRows);

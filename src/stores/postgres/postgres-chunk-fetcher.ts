@@ -10,20 +10,25 @@ import { quoteSchema } from './postgres-schema.js';
  */
 export class PostgresChunkFetcher {
   readonly #pools = new Map<string, Promise<PostgresPool>>();
-  /** Fetches started ahead (see {@link prefetch}), by `dataId`: at most one batch's worth. */
+  /** Fetches started ahead (see {@link prefetch}) and not taken yet, by `dataId`: the last two prefetches'. */
   readonly #ahead = new Map<string, Promise<Map<string, Uint8Array>>>();
+  /** The `dataId`s of the last prefetch and of the one before it. */
+  #latest: string[] = [];
+  #older: string[] = [];
 
   /**
-   * Starts fetching the bytes of `sources` now, for a later {@link fetch} of the same sources. Replaces what an
-   * earlier prefetch started and no fetch took (a scan that stopped early).
+   * Starts fetching the bytes of `sources` now, for a later {@link fetch} of the same sources. What the prefetch
+   * before the last one started and no fetch took (a scan that stopped early) is dropped.
    */
   prefetch(sources: readonly ChunkInPostgres[]): void {
     if (sources.length === 0) return;
     const fetched = this.#query(sources);
     // Awaited (and its failure seen) by the fetch that takes it; this only keeps it from being unhandled.
     fetched.catch(() => {});
-    this.#ahead.clear();
-    for (const source of sources) this.#ahead.set(source.postgres.dataId, fetched);
+    for (const id of this.#older) this.#ahead.delete(id);
+    this.#older = this.#latest;
+    this.#latest = sources.map((source) => source.postgres.dataId);
+    for (const id of this.#latest) this.#ahead.set(id, fetched);
   }
 
   /**
@@ -73,6 +78,8 @@ export class PostgresChunkFetcher {
     const pools = [...this.#pools.values()];
     this.#pools.clear();
     this.#ahead.clear();
+    this.#latest = [];
+    this.#older = [];
     await Promise.all(pools.map(async (pool) => (await pool.catch(() => undefined))?.end()));
   }
 
