@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { cl100kWordEnd, o200kWordEnd } from './ascii-word-end.js';
 import { createBpeCount } from './bpe-count.js';
 import { readRankFile } from './read-rank-file.js';
 
@@ -36,8 +37,7 @@ async function load(name: BpeEncodingName): Promise<(text: string) => number> {
     readRankFile(rankFile),
     import('gpt-tokenizer/encodingParams/constants'),
   ]);
-  return createBpeCount(
-    table,
-    name === 'o200k' ? patterns.O200K_TOKEN_SPLIT_REGEX : patterns.CL100K_TOKEN_SPLIT_REGEX,
-  );
+  return name === 'o200k'
+    ? createBpeCount(table, patterns.O200K_TOKEN_SPLIT_REGEX, o200kWordEnd)
+    : createBpeCount(table, patterns.CL100K_TOKEN_SPLIT_REGEX, cl100kWordEnd);
 }
