@@ -1,7 +1,8 @@
 /**
  * Runs a session's full-text indexing as a loop of short steps with a turn of the event loop between them, one loop
  * per session at a time (SQLite's steps are short synchronous transactions, PostgreSQL's statements the server runs). A search starts (or joins) its session's loop and waits for it only a
- * little: a large session goes on indexing after the search has answered from the part already indexed.
+ * little: a large session goes on indexing after the search has answered from the part already indexed. SQLite's
+ * un-indexing queue runs on a loop of its own ({@link BackgroundIndexer.start}: nobody waits for it).
  */
 /**
  * How long a search waits for its session's index before answering from the part indexed so far (with the
@@ -40,18 +41,26 @@ export class BackgroundIndexer {
     }
   }
 
+  /**
+   * Starts `session`'s loop unless it runs, without waiting for it; its first step runs after a turn of the
+   * event loop (so a caller may start it from a constructor or a transaction's end).
+   */
+  start(session: string): void {
+    if (!this.#stopped) this.#loop(session, true);
+  }
+
   /** Stops every loop after its current step and waits for them. */
   async stop(): Promise<void> {
     this.#stopped = true;
     await Promise.allSettled(this.#running.values());
   }
 
-  #loop(session: string): Promise<void> {
+  #loop(session: string, deferred = false): Promise<void> {
     const running = this.#running.get(session);
     if (running) return running;
     // `finally` callbacks always run later, so the entry is removed after it was set, even when the first step
     // already finds nothing to do.
-    const loop = this.#indexUntilDone(session).finally(() => this.#running.delete(session));
+    const loop = this.#indexUntilDone(session, deferred).finally(() => this.#running.delete(session));
     this.#running.set(session, loop);
     // A failing step (a lock held elsewhere past the busy timeout, a closed store) surfaces to the searches
     // waiting on it; the loop itself must not become an unhandled rejection once nobody waits.
@@ -59,7 +68,8 @@ export class BackgroundIndexer {
     return loop;
   }
 
-  async #indexUntilDone(session: string): Promise<void> {
+  async #indexUntilDone(session: string, deferred: boolean): Promise<void> {
+    if (deferred) await yieldToLoop();
     while (!this.#stopped && (await this.#step(session)) > 0) await yieldToLoop();
   }
 }

@@ -102,14 +102,15 @@ export class ChunkStore {
     this.#retireContent = database.prepare(
       'UPDATE contents SET retired_at = ? WHERE id = ? AND retired_at IS NULL',
     );
-    this.#purgeRetired = database.prepare(
-      'DELETE FROM contents WHERE retired_at IS NOT NULL AND retired_at <= ?',
-    );
+    // A content whose index rows are still queued for removal stays: removing them replays its text.
+    const purgeable = `retired_at IS NOT NULL AND retired_at <= ?
+       AND NOT EXISTS (SELECT 1 FROM search_unindex WHERE search_unindex.content = contents.id)`;
+    this.#purgeRetired = database.prepare(`DELETE FROM contents WHERE ${purgeable}`);
     // Counted before a purge: an index seek on `contents_retired`, then the chunks of what is due.
     this.#retiredSize = database.prepare(
       `SELECT count(*) AS contents, max(retired_at) AS latest,
          coalesce(sum((SELECT sum(bytes) FROM chunks WHERE chunks.content = contents.id)), 0) AS bytes
-       FROM contents WHERE retired_at IS NOT NULL AND retired_at <= ?`,
+       FROM contents WHERE ${purgeable}`,
     );
     this.#contentExists = database.prepare('SELECT 1 FROM contents WHERE id = ?');
     this.#insertChunk = database.prepare(
@@ -251,14 +252,20 @@ export class ChunkStore {
     this.#retireContent.run(now, content);
   }
 
-  /** Deletes contents retired at or before `cutoff`, with their chunks and bytes; returns how many and their size. */
+  /**
+   * Deletes contents retired at or before `cutoff`, with their chunks and bytes, except those still queued for
+   * un-indexing; returns how many and their size.
+   */
   purgeRetired(cutoff: number): RetiredContents {
     const due = this.retired(cutoff);
     if (due.contents > 0) this.#noteDeleted(this.#purgeRetired.run(cutoff).changes);
     return due;
   }
 
-  /** Contents retired at or before `cutoff` (all of them by default): how many, their size, the latest retirement. */
+  /**
+   * Contents retired at or before `cutoff` (all of them by default) that a purge would delete (not those queued
+   * for un-indexing): how many, their size, the latest retirement.
+   */
   retired(cutoff = Number.MAX_SAFE_INTEGER): RetiredContents {
     const row = this.#retiredSize.get(cutoff) as { contents: number; bytes: number; latest: number | null };
     return { contents: row.contents, bytes: row.bytes, latest: row.latest };

@@ -67,6 +67,9 @@ const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 /** How long one indexing step may hold the event loop (and the write lock), in milliseconds. */
 const INDEX_STEP_MS = 10;
 
+/** The key of the un-indexing loop (the queue is store-wide). */
+const UNINDEX_LOOP = '';
+
 /**
  * Default {@link SqliteDriverConfig.inlineBytes}: entries up to 1 MiB live in the database file alone; bigger ones
  * keep their first MiB there and the rest in a side file. SQLite documents that blobs above about 100 KB read
@@ -108,6 +111,8 @@ export class SqliteDriver implements StoreDriver {
   readonly #chunks: ChunkStore;
   readonly #search: SearchIndex;
   readonly #indexer: BackgroundIndexer;
+  /** Works off the un-indexing queue (one loop, key {@link UNINDEX_LOOP}). */
+  readonly #unindexer: BackgroundIndexer;
   /** The side-file directory; `undefined` in memory (no chunk can be external there). */
   readonly #blobs: BlobDirectory | undefined;
   /** Runs WAL checkpoints in a thread of their own (file-backed stores this driver opened). */
@@ -164,6 +169,9 @@ export class SqliteDriver implements StoreDriver {
       this.#indexer = new BackgroundIndexer((session) =>
         this.#run(() => this.#search.indexStep(session, INDEX_STEP_MS)),
       );
+      this.#unindexer = new BackgroundIndexer(() => this.#run(() => this.#search.unindexStep(INDEX_STEP_MS)));
+      // What a crashed process (or another one) left queued is worked off from here.
+      if (this.#search.hasQueued()) this.#unindexer.start(UNINDEX_LOOP);
     } catch (error) {
       if (this.#ownsDatabase) this.#database.close();
       throw toStoreError(error, this.path, this.#busyTimeoutMs);
@@ -388,7 +396,7 @@ export class SqliteDriver implements StoreDriver {
   }
 
   async #close(): Promise<void> {
-    await this.#indexer.stop();
+    await Promise.all([this.#indexer.stop(), this.#unindexer.stop()]);
     // Nothing can commit a staging area once its driver is closed: those of sinks still open are discarded (a
     // failure leaves one to the next driver's sweep).
     const writers = [...this.#writers.values()];
@@ -409,7 +417,8 @@ export class SqliteDriver implements StoreDriver {
 
   /**
    * Runs `body` in a write transaction; once it committed, deletes the side files it left without owner or
-   * chunk. A failure to delete one is not the caller's: the file is an orphan the next sweep removes.
+   * chunk (a failure to delete one is not the caller's: the file is an orphan the next sweep removes), and starts
+   * the un-indexing loop when `body` queued index rows for removal.
    */
   #change<T>(body: () => T, freed?: SweepResult): T {
     let garbage: string[] = [];
@@ -424,6 +433,7 @@ export class SqliteDriver implements StoreDriver {
       const removed = this.#blobs.remove(garbage);
       if (freed) addFiles(freed, removed);
     }
+    if (this.#search.takeQueued()) this.#unindexer.start(UNINDEX_LOOP);
     return result;
   }
 

@@ -5,9 +5,11 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ensureBuilt } from '../../../test/helpers/built-cli.js';
 import { createScratchpad } from '../../scratchpad/scratchpad.js';
+import { BlobDirectory } from './blob-directory.js';
+import { registerChunkTextFunction } from './chunk-text-function.js';
 import { createSqliteDriver } from './index.js';
 
 // Child processes run the built package (built here when it is missing or stale).
@@ -203,6 +205,46 @@ describe('SQLite store shared by processes', () => {
     }
     raw.close();
   }, 60_000);
+
+  it('un-indexing killed halfway resumes in the next driver; searches never show the deleted entry', async () => {
+    const path = join(root, 'crash-unindex', 'store.db');
+    await expect(runNode('crash-unindexer.mjs', [dist, path])).rejects.toThrow(/exited null/);
+    const raw = new Database(path, { readonly: true });
+    const count = (sql: string): number => (raw.prepare(sql).get() as { count: number }).count;
+    const queuedRows = (): number =>
+      count(
+        `SELECT count(*) AS count FROM search_unindex JOIN chunks ON chunks.content = search_unindex.content
+         WHERE chunks.indexed = 1`,
+      );
+    const indexRows = (): number => count('SELECT count(*) AS count FROM search_index_docsize');
+    // Killed halfway: some of the deleted entry's rows are gone, some are still queued, and its content is held.
+    expect(queuedRows()).toBeGreaterThan(0);
+    expect(indexRows()).toBe(queuedRows() + 1);
+
+    const later = Date.now() + 2 * 60 * 60 * 1000;
+    const pad = createScratchpad({
+      driver: createSqliteDriver({ path, now: () => later }),
+      now: () => later,
+      chunkSize: 64 * 1024,
+    });
+    expect((await pad.search('s1', 'quokka0')).hits.map((hit) => hit.entry.name)).toEqual(['small']);
+    // Opening the store resumed the queue: the rows leave without another delete or search.
+    await vi.waitFor(() => expect(count('SELECT count(*) AS count FROM search_unindex')).toBe(0), {
+      timeout: 30_000,
+    });
+    expect(indexRows()).toBe(1);
+    // Once un-indexed, the content is no longer held: gc purges it.
+    expect((await pad.gc()).released.contents).toBe(1);
+    expect(count('SELECT count(*) AS count FROM chunks')).toBe(1);
+    await pad.close();
+    raw.close();
+    const check = new Database(path);
+    registerChunkTextFunction(check, new BlobDirectory(path));
+    expect(() =>
+      check.exec("INSERT INTO search_index (search_index, rank) VALUES ('integrity-check', 1)"),
+    ).not.toThrow();
+    check.close();
+  }, 120_000);
 
   it('a file this user may not open is STORE_UNAVAILABLE (run as another user)', async () => {
     if (process.getuid?.() !== 0) return; // without root we cannot switch users; sqlite-errors.test.ts covers chmod 000

@@ -44,6 +44,13 @@ export const CHUNK_TEXT =
  *   `../chunk-codec.ts`) and `chunks.stored_bytes` how many bytes that takes (NULL = `bytes`). Existing chunks
  *   keep codec 0, so an older store reads as before with no rewrite.
  * - `search_source` decompresses through `scratchpad_chunk_body`.
+ *
+ * Version 8 (queued un-indexing, see `sqlite-search.ts`):
+ * - `search_unindex` lists the contents whose indexed chunks must leave the index: a deleted or replaced
+ *   entry's content, or the chunks an append rewrites (moved to a retired content of their own). `name` is the
+ *   entry name they were indexed under; FTS5 needs it, and the chunk text, to remove a row. A queued content is
+ *   never purged, so its text stays readable until the queue is done with it.
+ * - `search_source` shows the queued contents' indexed chunks too, so the view still equals the index.
  */
 export const MIGRATIONS: readonly string[] = [
   `
@@ -197,6 +204,35 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX chunks_by_char ON chunks (content, char_start, seq) WHERE seq > 0;
   CREATE INDEX chunks_by_line ON chunks (content, line_start, seq) WHERE seq > 0;
   DROP INDEX entries_by_update;
+  `,
+  // 7 → 8: un-indexing is queued (a deleted or replaced entry's index rows leave in short background steps).
+  `
+  CREATE TABLE search_unindex (
+    content INTEGER PRIMARY KEY,
+    name TEXT NOT NULL
+  ) STRICT;
+
+  DROP VIEW search_source;
+  CREATE VIEW search_source AS
+    SELECT chunks.id AS id, entries.name AS name,
+      CASE WHEN chunks.file IS NULL AND chunks.codec = 0 THEN CAST(chunk_data.data AS TEXT)
+        ELSE scratchpad_chunk_body(chunks.codec, chunk_data.data, blob_files.name, chunks.file_offset,
+          coalesce(chunks.stored_bytes, chunks.bytes), chunks.bytes) END AS body
+    FROM chunks
+    JOIN entries ON entries.content = chunks.content
+    LEFT JOIN chunk_data ON chunk_data.id = chunks.id
+    LEFT JOIN blob_files ON blob_files.id = chunks.file
+    WHERE chunks.indexed = 1
+    UNION ALL
+    SELECT chunks.id AS id, search_unindex.name AS name,
+      CASE WHEN chunks.file IS NULL AND chunks.codec = 0 THEN CAST(chunk_data.data AS TEXT)
+        ELSE scratchpad_chunk_body(chunks.codec, chunk_data.data, blob_files.name, chunks.file_offset,
+          coalesce(chunks.stored_bytes, chunks.bytes), chunks.bytes) END AS body
+    FROM search_unindex
+    JOIN chunks ON chunks.content = search_unindex.content
+    LEFT JOIN chunk_data ON chunk_data.id = chunks.id
+    LEFT JOIN blob_files ON blob_files.id = chunks.file
+    WHERE chunks.indexed = 1;
   `,
 ];
 

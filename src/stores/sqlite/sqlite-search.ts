@@ -9,7 +9,7 @@ import type { ImmediateTransaction } from './sqlite-transaction.js';
 const CHUNK_BYTES_JOINS =
   'LEFT JOIN chunk_data ON chunk_data.id = chunks.id LEFT JOIN blob_files ON blob_files.id = chunks.file';
 
-/** Chunks looked up per pending query; a step indexes as many of them as fit in its time slice. */
+/** Chunks looked up per pending query; a step indexes (or un-indexes) as many of them as fit in its time slice. */
 const INDEX_BATCH = 32;
 /** BM25 weights of the `name` and `body` columns: a word in an entry's name says more than one in its text. */
 const NAME_WEIGHT = 2;
@@ -26,19 +26,36 @@ export interface RankedEntry {
  * The FTS5 index over chunk text and entry names. Writes never touch it: a search indexes the chunks of its
  * session that are not indexed yet (`chunks.indexed = 0`) in short steps ({@link SearchIndex.indexStep}, one
  * transaction each, between which the driver yields the event loop), so writing a 1 GB entry costs nothing here
- * until someone searches it, and indexing it never holds the loop or the write lock for long. Deleting or replacing indexed content removes its index rows in the same transaction
- * (the index is external-content: removal replays the indexed text, read again from the chunk's bytes, inline or
- * in a side file, through `scratchpad_chunk_body`, decompressing). The
- * `search_source` view shows exactly the indexed chunks, so FTS5 reads snippets through it and its
- * `integrity-check` holds.
+ * until someone searches it, and indexing it never holds the loop or the write lock for long.
+ *
+ * Deleting or replacing indexed content only queues it (`search_unindex`, in the same transaction): the index is
+ * external-content, so removing a chunk's row replays its indexed text (read again from the chunk's bytes, inline
+ * or in a side file, through `scratchpad_chunk_body`) and name, which for a 1 GB entry took seconds. The queue is
+ * worked off in short steps too ({@link SearchIndex.unindexStep}); a crash leaves it for the next driver to
+ * resume. Meanwhile searches never show the queued chunks (ranking joins each chunk to the live entry owning
+ * its content, and queued contents belong to none), and a queued content is not purged before its rows left.
+ * The `search_source` view shows exactly the indexed chunks (live and queued), so FTS5 reads snippets through it
+ * and its `integrity-check` holds.
  */
 export class SearchIndex {
   readonly #transaction: ImmediateTransaction;
   readonly #pending: SqliteStatement;
   readonly #indexChunk: SqliteStatement;
   readonly #markIndexed: SqliteStatement;
-  readonly #unindexContent: SqliteStatement;
-  readonly #unindexSession: SqliteStatement;
+  readonly #queueContent: SqliteStatement;
+  readonly #queueSession: SqliteStatement;
+  readonly #hasIndexedFrom: SqliteStatement;
+  readonly #detachChunks: SqliteStatement;
+  readonly #moveChunks: SqliteStatement;
+  readonly #queueDetached: SqliteStatement;
+  readonly #anyQueued: SqliteStatement;
+  readonly #nextQueued: SqliteStatement;
+  readonly #queuedChunks: SqliteStatement;
+  readonly #unindexChunk: SqliteStatement;
+  readonly #markUnindexed: SqliteStatement;
+  readonly #dequeue: SqliteStatement;
+  /** Set when this connection queued un-indexing (see {@link takeQueued}). */
+  #queued = false;
   readonly #progress: SqliteStatement;
   readonly #rank: SqliteStatement;
   readonly #snippet: SqliteStatement;
@@ -62,15 +79,43 @@ export class SearchIndex {
        FROM entries JOIN chunks ON chunks.content = entries.content
        WHERE entries.session = ? AND entries.kind = 'text'`,
     );
-    const unindex = (where: string): SqliteStatement =>
-      database.prepare(
-        `INSERT INTO search_index (search_index, rowid, name, body)
-         SELECT 'delete', chunks.id, entries.name, ${CHUNK_TEXT}
-         FROM chunks JOIN entries ON entries.content = chunks.content ${CHUNK_BYTES_JOINS}
-         WHERE ${where} AND chunks.indexed = 1`,
-      );
-    this.#unindexContent = unindex('chunks.content = ? AND chunks.seq >= ?');
-    this.#unindexSession = unindex('entries.session = ?');
+    // A content is queued under its entry's name, only when it has indexed chunks (a small write's replace
+    // then costs one index probe here).
+    const hasIndexed =
+      'EXISTS (SELECT 1 FROM chunks WHERE chunks.content = entries.content AND chunks.indexed = 1)';
+    this.#queueContent = database.prepare(
+      `INSERT OR IGNORE INTO search_unindex (content, name)
+       SELECT entries.content, entries.name FROM entries WHERE entries.content = ? AND ${hasIndexed}`,
+    );
+    this.#queueSession = database.prepare(
+      `INSERT OR IGNORE INTO search_unindex (content, name)
+       SELECT entries.content, entries.name FROM entries WHERE entries.session = ? AND ${hasIndexed}`,
+    );
+    this.#hasIndexedFrom = database.prepare(
+      'SELECT 1 FROM chunks WHERE content = ? AND seq >= ? AND indexed = 1 LIMIT 1',
+    );
+    // The chunks an append rewrites get a retired content of their own (retired at 0: nobody reads them once
+    // un-indexed), queued under the entry's name.
+    this.#detachChunks = database.prepare(
+      `INSERT INTO contents (session, created_at, committed, retired_at)
+       SELECT session, created_at, 1, 0 FROM contents WHERE id = ?`,
+    );
+    this.#moveChunks = database.prepare('UPDATE chunks SET content = ? WHERE content = ? AND seq >= ?');
+    this.#queueDetached = database.prepare(
+      'INSERT INTO search_unindex (content, name) SELECT ?, entries.name FROM entries WHERE entries.content = ?',
+    );
+    this.#anyQueued = database.prepare('SELECT 1 FROM search_unindex LIMIT 1');
+    this.#nextQueued = database.prepare('SELECT content, name FROM search_unindex LIMIT 1');
+    this.#queuedChunks = database.prepare(
+      `SELECT id FROM chunks WHERE content = ? AND indexed = 1 LIMIT ${INDEX_BATCH}`,
+    );
+    this.#unindexChunk = database.prepare(
+      `INSERT INTO search_index (search_index, rowid, name, body)
+       SELECT 'delete', chunks.id, ?, ${CHUNK_TEXT}
+       FROM chunks ${CHUNK_BYTES_JOINS} WHERE chunks.id = ?`,
+    );
+    this.#markUnindexed = database.prepare('UPDATE chunks SET indexed = 0 WHERE id = ?');
+    this.#dequeue = database.prepare('DELETE FROM search_unindex WHERE content = ?');
     const columns = ENTRY_COLUMNS.split(', ')
       .map((column) => `entries.${column}`)
       .join(', ');
@@ -119,14 +164,70 @@ export class SearchIndex {
     return { done: row.done, total: row.total };
   }
 
-  /** Removes the index rows of `content`'s chunks from `fromSeq` on. Call before those chunks change. */
-  unindexContent(content: number, fromSeq = 0): void {
-    this.#unindexContent.run(content, fromSeq);
+  /**
+   * Queues the index rows of `content` for removal: call while its entry still points at it, before the entry is
+   * deleted or replaced. With `fromSeq` (an append that rewrites the chunks from `fromSeq` on, keeping the
+   * content), those chunks move to a retired content of their own, which is queued instead; call before the
+   * append deletes or re-keys chunks.
+   */
+  unindexContent(content: number, fromSeq?: number): void {
+    if (fromSeq === undefined) {
+      this.#noteQueued(this.#queueContent.run(content).changes);
+      return;
+    }
+    if (this.#hasIndexedFrom.get(content, fromSeq) === undefined) return;
+    const detached = Number(this.#detachChunks.run(content).lastInsertRowid);
+    this.#moveChunks.run(detached, content, fromSeq);
+    this.#noteQueued(this.#queueDetached.run(detached, content).changes);
   }
 
-  /** Removes the index rows of every entry of `session`. */
+  /** Queues the index rows of every entry of `session` (call before the session's entries are deleted). */
   unindexSession(session: string): void {
-    this.#unindexSession.run(session);
+    this.#noteQueued(this.#queueSession.run(session).changes);
+  }
+
+  /**
+   * Removes queued index rows, in one transaction, until `sliceMs` has passed (at least one chunk); a content
+   * leaves the queue once none of its chunks is indexed. Returns how much it did; 0 when the queue is empty.
+   */
+  unindexStep(sliceMs: number): number {
+    if (this.#anyQueued.get() === undefined) return 0;
+    const started = performance.now();
+    return this.#transaction.run(() => {
+      let done = 0;
+      for (;;) {
+        const queued = this.#nextQueued.get() as { content: number; name: string } | undefined;
+        if (!queued) return done;
+        const ids = (this.#queuedChunks.all(queued.content) as Array<{ id: number }>).map((row) => row.id);
+        if (ids.length === 0) {
+          this.#dequeue.run(queued.content);
+          done += 1;
+          continue;
+        }
+        for (const id of ids) {
+          this.#unindexChunk.run(queued.name, id);
+          this.#markUnindexed.run(id);
+          done += 1;
+          if (performance.now() - started >= sliceMs) return done;
+        }
+      }
+    });
+  }
+
+  /** True when this connection queued un-indexing since the last call (the caller starts the queue's loop). */
+  takeQueued(): boolean {
+    const queued = this.#queued;
+    this.#queued = false;
+    return queued;
+  }
+
+  /** True when the queue (of any process) holds something. */
+  hasQueued(): boolean {
+    return this.#anyQueued.get() !== undefined;
+  }
+
+  #noteQueued(changes: number): void {
+    if (changes > 0) this.#queued = true;
   }
 
   /** The best-ranked entries of `session` for an FTS5 query, one per entry. */
