@@ -74,6 +74,7 @@ export class BackgroundIndexer {
   }
 }
 
-function yieldToLoop(): Promise<void> {
+/** Resolves after a turn of the event loop (timers and I/O due meanwhile run first). */
+export function yieldToLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }

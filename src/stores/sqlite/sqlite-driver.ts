@@ -1,7 +1,7 @@
 import type { Chunk, ChunkAxis } from '../../core/chunk.js';
 import type { EntryRecord, SessionInfo } from '../../core/entry.js';
 import { ScratchpadError } from '../../core/errors.js';
-import { BackgroundIndexer, SEARCH_INDEX_WAIT_MS } from '../background-indexer.js';
+import { BackgroundIndexer, SEARCH_INDEX_WAIT_MS, yieldToLoop } from '../background-indexer.js';
 import { type ChunkCompression, decodeChunks, resolveCompression, type StoredChunk } from '../chunk-codec.js';
 import type {
   ChunkSource,
@@ -22,6 +22,7 @@ import { registerChunkTextFunction } from './chunk-text-function.js';
 import { ContentIds } from './content-ids.js';
 import { DiskReserve } from './disk-reserve.js';
 import { toFtsQuery } from './fts-query.js';
+import { rankInSlices } from './rank-in-slices.js';
 import { type BlobFile, ChunkStore, type ExternalChunk } from './sqlite-chunks.js';
 import { type CompletedStaging, commitChange } from './sqlite-commit.js';
 import { configureDatabase, openDatabaseFile, type SqliteDatabase } from './sqlite-database.js';
@@ -348,16 +349,28 @@ export class SqliteDriver implements StoreDriver {
     const query = toFtsQuery(request.query);
     if (query === undefined || request.limit <= 0) return { hits: [] };
     const complete = await this.#indexer.indexFor(request.session, SEARCH_INDEX_WAIT_MS);
-    return this.#run(() => {
-      const hits = this.#search.rank(request.session, query, request.limit).map((ranked) => ({
-        record: ranked.record,
-        score: -ranked.rank,
-        snippet: this.#search.snippet(query, ranked.chunk) || ranked.record.name,
-      }));
-      if (complete) return { hits };
-      const progress = this.#search.progress(request.session);
-      return progress.done < progress.total ? { hits, indexing: progress } : { hits };
-    });
+    // Ranking runs in slices and each snippet in a turn of its own: on a 1 GB session the one ranking query and
+    // ten snippets (each re-reads a 256 KiB chunk) held the loop for up to 60 ms together.
+    const ranked = await rankInSlices(
+      {
+        rank: (from, to, limit) =>
+          this.#run(() => this.#search.rank(request.session, query, limit, from, to)),
+        lastChunk: () => this.#run(() => this.#search.lastChunk()),
+      },
+      request.limit,
+    );
+    const hits: DriverSearchResult['hits'] = [];
+    for (const entry of ranked) {
+      await yieldToLoop();
+      hits.push({
+        record: entry.record,
+        score: -entry.rank,
+        snippet: this.#run(() => this.#search.snippet(query, entry.chunk)) || entry.record.name,
+      });
+    }
+    if (complete) return { hits };
+    const progress = this.#run(() => this.#search.progress(request.session));
+    return progress.done < progress.total ? { hits, indexing: progress } : { hits };
   }
 
   /**

@@ -58,6 +58,7 @@ export class SearchIndex {
   #queued = false;
   readonly #progress: SqliteStatement;
   readonly #rank: SqliteStatement;
+  readonly #lastChunk: SqliteStatement;
   readonly #snippet: SqliteStatement;
 
   constructor(database: SqliteDatabase, transaction: ImmediateTransaction) {
@@ -120,16 +121,20 @@ export class SearchIndex {
       .map((column) => `entries.${column}`)
       .join(', ');
     // bm25() cannot run inside an aggregate, so rank the matching chunks first, then keep each entry's best.
+    // One slice of chunk ids at a time (see `rankInSlices`); FTS5 ignores a rowid constraint bound as a
+    // floating-point number (how JavaScript numbers bind), so the bounds are cast.
     this.#rank = database.prepare(
       `WITH matched AS MATERIALIZED (
          SELECT rowid AS chunk, bm25(search_index, ${NAME_WEIGHT}, ${BODY_WEIGHT}) AS rank
-         FROM search_index WHERE search_index MATCH @query
+         FROM search_index
+         WHERE search_index MATCH @query AND rowid >= CAST(@from AS INTEGER) AND rowid < CAST(@to AS INTEGER)
        )
        SELECT ${columns}, min(matched.rank) AS rank, matched.chunk AS chunk
        FROM matched JOIN chunks ON chunks.id = matched.chunk JOIN entries ON entries.content = chunks.content
        WHERE entries.session = @session AND entries.kind = 'text'
        GROUP BY entries.content ORDER BY rank, entries.name LIMIT @limit`,
     );
+    this.#lastChunk = database.prepare('SELECT coalesce(max(id), 0) AS id FROM chunks');
     // FTS5 ignores a rowid constraint bound as a floating-point number (how JavaScript numbers bind): cast it.
     this.#snippet = database.prepare(
       `SELECT snippet(search_index, -1, '[', ']', '…', 24) AS snippet
@@ -230,12 +235,20 @@ export class SearchIndex {
     if (changes > 0) this.#queued = true;
   }
 
-  /** The best-ranked entries of `session` for an FTS5 query, one per entry. */
-  rank(session: string, query: string, limit: number): RankedEntry[] {
-    const rows = this.#rank.all({ query, session, limit }) as Array<
+  /**
+   * The best-ranked entries of `session` for an FTS5 query, one per entry, among the chunks whose ids are in
+   * `[from, to)`: the best `limit` of the whole index are among the best `limit` of the slices together.
+   */
+  rank(session: string, query: string, limit: number, from: number, to: number): RankedEntry[] {
+    const rows = this.#rank.all({ query, session, limit, from, to }) as Array<
       EntryRow & { rank: number; chunk: number }
     >;
     return rows.map((row) => ({ record: toEntryRecord(row), rank: row.rank, chunk: row.chunk }));
+  }
+
+  /** The highest chunk id in use (0 when there is none): ranking slices end past it. */
+  lastChunk(): number {
+    return (this.#lastChunk.get() as { id: number }).id;
   }
 
   /** The matched terms of `chunk` in context, marked `[…]`, on one line. */

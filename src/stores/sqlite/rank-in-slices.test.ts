@@ -1,0 +1,61 @@
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createScratchpad } from '../../scratchpad/scratchpad.js';
+import { createSqliteDriver, type SqliteDriver } from './index.js';
+import { rankInSlices } from './rank-in-slices.js';
+import { SearchIndex } from './sqlite-search.js';
+import { ImmediateTransaction } from './sqlite-transaction.js';
+
+const WORDS = ['amber', 'basalt', 'cobalt', 'dune', 'ember', 'fjord', 'glacier', 'harbor', 'iris', 'jade'];
+
+/** `count` words drawn from {@link WORDS} with a fixed seed, so entries share words in different amounts. */
+function words(count: number, seed: number): string {
+  let state = seed;
+  const out: string[] = [];
+  for (let index = 0; index < count; index += 1) {
+    state = (Math.imul(state, 1103515245) + 12345) & 0x7fffffff;
+    out.push(WORDS[(state >> 8) % WORDS.length] as string);
+  }
+  return out.join(' ');
+}
+
+describe('ranking in slices of chunk ids', () => {
+  let driver: SqliteDriver | undefined;
+  afterEach(async () => driver?.close());
+
+  it('answers what one query over the whole index answers, whatever the limit', async () => {
+    const database = new Database(':memory:');
+    driver = createSqliteDriver({ database });
+    // 64-character chunks: 80 entries of ~1,300 characters are ~1,600 chunk ids, several slices.
+    const pad = createScratchpad({ driver, chunkSize: 64 });
+    for (let entry = 0; entry < 80; entry += 1) {
+      await pad.write('s1', `entry-${String(entry).padStart(2, '0')}`, words(150 + entry * 3, entry + 1));
+    }
+    await pad.write('s2', 'other-session', words(400, 99));
+    let result = await pad.search('s1', 'amber');
+    while (result.indexing) result = await pad.search('s1', 'amber');
+    const search = new SearchIndex(database, new ImmediateTransaction(database));
+    const last = search.lastChunk();
+    expect(last).toBeGreaterThan(1500);
+    for (const query of ['amber', 'basalt OR jade', '"cobalt dune"', 'entry']) {
+      for (const limit of [1, 5, 20, 200]) {
+        const whole = search.rank('s1', query, limit, 0, last + 1);
+        let slices = 0;
+        const sliced = await rankInSlices(
+          {
+            rank: (from, to, sliceLimit) => {
+              slices += 1;
+              return search.rank('s1', query, sliceLimit, from, to);
+            },
+            lastChunk: () => last,
+          },
+          limit,
+        );
+        expect(slices).toBeGreaterThan(1);
+        expect(sliced.map((hit) => [hit.record.name, hit.rank, hit.chunk])).toEqual(
+          whole.map((hit) => [hit.record.name, hit.rank, hit.chunk]),
+        );
+      }
+    }
+  });
+});

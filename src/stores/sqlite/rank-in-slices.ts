@@ -1,0 +1,47 @@
+import { yieldToLoop } from '../background-indexer.js';
+import type { RankedEntry } from './sqlite-search.js';
+
+/** What {@link rankInSlices} ranks with: one slice of chunk ids at a time, and where the ids end. */
+export interface SliceRanker {
+  rank(from: number, to: number, limit: number): RankedEntry[];
+  lastChunk(): number;
+}
+
+/** Chunk ids of the first slice; later slices grow or shrink so that each takes about {@link SLICE_MS}. */
+const FIRST_SLICE = 256;
+const SLICE_MS = 8;
+
+/**
+ * The best `limit` entries of a full-text query, ranked one slice of chunk ids at a time with a turn of the event
+ * loop between slices. Ranking reads the index rows of every matching chunk: a common word over a 1 GB session
+ * matches thousands of chunks and held the loop for tens of milliseconds in one query. An entry's best chunk
+ * lies in some slice, where the entry is among that slice's best `limit` if it is among the best `limit`
+ * overall, so merging the slices' answers (each entry's best rank; ties by name) gives the one query's answer.
+ * Each call of `rank` is synchronous; the slice width doubles while slices take under half of
+ * {@link SLICE_MS} and halves when one takes over twice that.
+ */
+export async function rankInSlices(ranker: SliceRanker, limit: number): Promise<RankedEntry[]> {
+  const last = ranker.lastChunk();
+  const best = new Map<string, RankedEntry>();
+  let width = FIRST_SLICE;
+  for (let from = 0; from <= last; ) {
+    const started = performance.now();
+    const to = from + width;
+    for (const ranked of ranker.rank(from, to, limit)) {
+      const known = best.get(ranked.record.contentId);
+      if (!known || ranked.rank < known.rank) best.set(ranked.record.contentId, ranked);
+    }
+    from = to;
+    const elapsed = performance.now() - started;
+    if (elapsed < SLICE_MS / 2) width *= 2;
+    else if (elapsed > SLICE_MS * 2 && width > 1) width = Math.ceil(width / 2);
+    if (from <= last) await yieldToLoop();
+  }
+  return [...best.values()]
+    .sort((left, right) => left.rank - right.rank || compareNames(left, right))
+    .slice(0, limit);
+}
+
+function compareNames(left: RankedEntry, right: RankedEntry): number {
+  return left.record.name < right.record.name ? -1 : left.record.name > right.record.name ? 1 : 0;
+}
