@@ -5,6 +5,7 @@ import { createSqliteDriver, type SqliteDriver } from './index.js';
 import { rankInSlices } from './rank-in-slices.js';
 import { SearchIndex } from './sqlite-search.js';
 import { ImmediateTransaction } from './sqlite-transaction.js';
+import { TurnBudget } from './turn-budget.js';
 
 const WORDS = ['amber', 'basalt', 'cobalt', 'dune', 'ember', 'fjord', 'glacier', 'harbor', 'iris', 'jade'];
 
@@ -50,6 +51,7 @@ describe('ranking in slices of chunk ids', () => {
             lastChunk: () => last,
           },
           limit,
+          new TurnBudget(0),
         );
         expect(slices).toBeGreaterThan(1);
         expect(sliced.map((hit) => [hit.record.name, hit.rank, hit.chunk])).toEqual(

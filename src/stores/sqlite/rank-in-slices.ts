@@ -1,5 +1,5 @@
-import { yieldToLoop } from '../background-indexer.js';
 import type { RankedEntry } from './sqlite-search.js';
+import type { TurnBudget } from './turn-budget.js';
 
 /** What {@link rankInSlices} ranks with: one slice of chunk ids at a time, and where the ids end. */
 export interface SliceRanker {
@@ -12,15 +12,19 @@ const FIRST_SLICE = 256;
 const SLICE_MS = 8;
 
 /**
- * The best `limit` entries of a full-text query, ranked one slice of chunk ids at a time with a turn of the event
- * loop between slices. Ranking reads the index rows of every matching chunk: a common word over a 1 GB session
+ * The best `limit` entries of a full-text query, ranked one slice of chunk ids at a time; between slices `turns`
+ * yields the event loop once its budget is spent. Ranking reads the index rows of every matching chunk: a common word over a 1 GB session
  * matches thousands of chunks and held the loop for tens of milliseconds in one query. An entry's best chunk
  * lies in some slice, where the entry is among that slice's best `limit` if it is among the best `limit`
  * overall, so merging the slices' answers (each entry's best rank; ties by name) gives the one query's answer.
  * Each call of `rank` is synchronous; the slice width doubles while slices take under half of
  * {@link SLICE_MS} and halves when one takes over twice that.
  */
-export async function rankInSlices(ranker: SliceRanker, limit: number): Promise<RankedEntry[]> {
+export async function rankInSlices(
+  ranker: SliceRanker,
+  limit: number,
+  turns: TurnBudget,
+): Promise<RankedEntry[]> {
   const last = ranker.lastChunk();
   const best = new Map<string, RankedEntry>();
   let width = FIRST_SLICE;
@@ -35,7 +39,7 @@ export async function rankInSlices(ranker: SliceRanker, limit: number): Promise<
     const elapsed = performance.now() - started;
     if (elapsed < SLICE_MS / 2) width *= 2;
     else if (elapsed > SLICE_MS * 2 && width > 1) width = Math.ceil(width / 2);
-    if (from <= last) await yieldToLoop();
+    if (from <= last) await turns.pause();
   }
   return [...best.values()]
     .sort((left, right) => left.rank - right.rank || compareNames(left, right))

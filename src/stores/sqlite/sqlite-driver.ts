@@ -1,7 +1,7 @@
 import type { Chunk, ChunkAxis } from '../../core/chunk.js';
 import type { EntryRecord, SessionInfo } from '../../core/entry.js';
 import { ScratchpadError } from '../../core/errors.js';
-import { BackgroundIndexer, SEARCH_INDEX_WAIT_MS, yieldToLoop } from '../background-indexer.js';
+import { BackgroundIndexer, SEARCH_INDEX_WAIT_MS } from '../background-indexer.js';
 import { type ChunkCompression, decodeChunks, resolveCompression, type StoredChunk } from '../chunk-codec.js';
 import type {
   ChunkSource,
@@ -33,6 +33,7 @@ import { migrateSchema } from './sqlite-schema.js';
 import { SearchIndex } from './sqlite-search.js';
 import { type StagingArea, type StagingHost, StagingWriter } from './sqlite-staging.js';
 import { ImmediateTransaction } from './sqlite-transaction.js';
+import { TurnBudget } from './turn-budget.js';
 import { WalCheckpointer } from './wal-checkpointer.js';
 
 /** Options for {@link createSqliteDriver}: a `path` to open, or a `database` you opened. */
@@ -67,6 +68,9 @@ const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 
 /** How long one indexing step may hold the event loop (and the write lock), in milliseconds. */
 const INDEX_STEP_MS = 10;
+
+/** How long a search's ranking and snippets run before they yield the event loop a turn, in milliseconds. */
+const SEARCH_TURN_MS = 10;
 
 /** The key of the un-indexing loop (the queue is store-wide). */
 const UNINDEX_LOOP = '';
@@ -349,8 +353,9 @@ export class SqliteDriver implements StoreDriver {
     const query = toFtsQuery(request.query);
     if (query === undefined || request.limit <= 0) return { hits: [] };
     const complete = await this.#indexer.indexFor(request.session, SEARCH_INDEX_WAIT_MS);
-    // Ranking runs in slices and each snippet in a turn of its own: on a 1 GB session the one ranking query and
-    // ten snippets (each re-reads a 256 KiB chunk) held the loop for up to 60 ms together.
+    // Ranking runs in slices and snippets one at a time, yielding the loop every SEARCH_TURN_MS: on a 1 GB session
+    // the one ranking query and ten snippets (each re-reads a 256 KiB chunk) held the loop for up to 60 ms.
+    const turns = new TurnBudget(SEARCH_TURN_MS);
     const ranked = await rankInSlices(
       {
         rank: (from, to, limit) =>
@@ -358,10 +363,11 @@ export class SqliteDriver implements StoreDriver {
         lastChunk: () => this.#run(() => this.#search.lastChunk()),
       },
       request.limit,
+      turns,
     );
     const hits: DriverSearchResult['hits'] = [];
     for (const entry of ranked) {
-      await yieldToLoop();
+      await turns.pause();
       hits.push({
         record: entry.record,
         score: -entry.rank,
