@@ -85,5 +85,13 @@ async function run(id: number, job: GrepJob): Promise<GrepScan> {
     if (!chunks) throw new Error(`The bytes of chunks ${seq}+ could not be read.`);
     return chunks;
   };
-  return scanChunks({ chunkCount: job.chunkCount, from: job.from, to: job.to, batch }, searcher, job.limits);
+  try {
+    return await scanChunks(
+      { chunkCount: job.chunkCount, from: job.from, to: job.to, batch },
+      searcher,
+      job.limits,
+    );
+  } finally {
+    await reader.release();
+  }
 }
