@@ -8,7 +8,11 @@
  * batch of service writes (the order flips every round); the figure is the per-round ratio of mean latencies
  * (median and range over rounds). Also: bytes the process wrote per write (`wchar` of /proc/self/io: the WAL
  * pages, the checkpoints), for new entries (create) and for replacing one entry again and again.
- * Options: --rounds N (default 12), --batch N (default 1000), --json PATH (default bench/results/small-writes.json).
+ * With `--store postgres://…` (or `measureSmallWrites({ store })`) the same on PostgreSQL: the service over the
+ * PostgreSQL driver (a schema of its own) next to a raw `pg` insert of the same bytes into a `bytea` table with a
+ * text primary key, autocommit, at the server's durability (`synchronous_commit` as configured, `on` by default).
+ * Options: --rounds N (default 12), --batch N (default 1000; 200 on PostgreSQL, where a durable write is a few
+ * milliseconds), --store URL, --json PATH (default bench/results/small-writes.json).
  *
  * A batch is 1,000 writes so that each side's periodic cost falls into every round in proportion: the raw insert
  * checkpoints its WAL (two fsyncs) about every 350 inserts, inside the insert that crosses 1,000 pages; a batch of
@@ -44,35 +48,91 @@ function kilobyte(index) {
 }
 
 /**
- * Runs the paired measurement and returns its figures. `options`: rounds, batch, log (a function for progress).
+ * The two sides of the comparison on SQLite: raw better-sqlite3 statements (synchronous) and the service.
+ */
+async function sqliteSides(directory) {
+  const { createSqliteDriver } = await import('../dist/stores/sqlite/index.js');
+  const raw = new Database(join(directory, 'raw.db'));
+  raw.pragma('journal_mode = WAL');
+  raw.pragma('synchronous = NORMAL');
+  raw.exec('CREATE TABLE kv (name TEXT PRIMARY KEY, data BLOB NOT NULL) STRICT');
+  const insert = raw.prepare('INSERT INTO kv (name, data) VALUES (?, ?)');
+  const replace = raw.prepare('INSERT OR REPLACE INTO kv (name, data) VALUES (?, ?)');
+  return {
+    label: 'SQLite',
+    rawSync: true,
+    create: (name, data) => insert.run(name, data),
+    replace: (name, data) => replace.run(name, data),
+    driver: createSqliteDriver({ path: join(directory, 'store.db') }),
+    close: async () => raw.close(),
+  };
+}
+
+/** The two sides on PostgreSQL: a raw `pg` client on a table of its own, and the service (schemas dropped at the end). */
+async function postgresSides(url) {
+  const { createPostgresDriver } = await import('../dist/stores/postgres/index.js');
+  const pg = (await import('pg')).default;
+  const rawSchema = `scratchpad_small_raw_${process.pid}`;
+  const storeSchema = `scratchpad_small_store_${process.pid}`;
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query(`CREATE SCHEMA ${rawSchema}`);
+  await client.query(`CREATE TABLE ${rawSchema}.kv (name text PRIMARY KEY, data bytea NOT NULL)`);
+  const insert = { name: 'kv-insert', text: `INSERT INTO ${rawSchema}.kv (name, data) VALUES ($1, $2)` };
+  const replace = {
+    name: 'kv-replace',
+    text: `INSERT INTO ${rawSchema}.kv (name, data) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET data = EXCLUDED.data`,
+  };
+  return {
+    label: 'PostgreSQL',
+    rawSync: false,
+    create: (name, data) => client.query({ ...insert, values: [name, data] }),
+    replace: (name, data) => client.query({ ...replace, values: [name, data] }),
+    driver: await createPostgresDriver({ connectionString: url, schema: storeSchema }),
+    close: async () => {
+      await client.query(`DROP SCHEMA IF EXISTS ${rawSchema} CASCADE`);
+      await client.query(`DROP SCHEMA IF EXISTS ${storeSchema} CASCADE`);
+      await client.end();
+    },
+  };
+}
+
+/**
+ * Runs the paired measurement and returns its figures. `options`: rounds, batch, store (a postgres:// URL; SQLite
+ * when absent), log (a function for progress).
  */
 export async function measureSmallWrites(options = {}) {
+  const postgres = options.store !== undefined;
   const rounds = options.rounds ?? 12;
-  const batch = options.batch ?? 1000;
+  const batch = options.batch ?? (postgres ? 200 : 1000);
   const log = options.log ?? (() => {});
   const { createScratchpad } = await import('../dist/index.js');
-  const { createSqliteDriver } = await import('../dist/stores/sqlite/index.js');
   const directory = await mkdtemp(join(tmpdir(), 'scratchpad-small-writes-'));
+  let sides;
   try {
-    const raw = new Database(join(directory, 'raw.db'));
-    raw.pragma('journal_mode = WAL');
-    raw.pragma('synchronous = NORMAL');
-    raw.exec('CREATE TABLE kv (name TEXT PRIMARY KEY, data BLOB NOT NULL) STRICT');
-    const insert = raw.prepare('INSERT INTO kv (name, data) VALUES (?, ?)');
-    const replaceRaw = raw.prepare('INSERT OR REPLACE INTO kv (name, data) VALUES (?, ?)');
-    const driver = createSqliteDriver({ path: join(directory, 'store.db') });
-    const pad = createScratchpad({ driver });
+    sides = postgres ? await postgresSides(options.store) : await sqliteSides(directory);
+    const pad = createScratchpad({ driver: sides.driver });
 
     let next = 0;
-    const runRaw = (mode) => {
+    const runRawSync = (mode) => {
       const started = performance.now();
       for (let index = 0; index < batch; index++) {
         const name = `entry-${next++}`;
-        if (mode === 'create') insert.run(name, Buffer.from(kilobyte(next)));
-        else replaceRaw.run('same', Buffer.from(kilobyte(next)));
+        if (mode === 'create') sides.create(name, Buffer.from(kilobyte(next)));
+        else sides.replace('same', Buffer.from(kilobyte(next)));
       }
       return (performance.now() - started) / batch;
     };
+    const runRawAsync = async (mode) => {
+      const started = performance.now();
+      for (let index = 0; index < batch; index++) {
+        const name = `entry-${next++}`;
+        if (mode === 'create') await sides.create(name, Buffer.from(kilobyte(next)));
+        else await sides.replace('same', Buffer.from(kilobyte(next)));
+      }
+      return (performance.now() - started) / batch;
+    };
+    const runRaw = sides.rawSync ? runRawSync : runRawAsync;
     const runOurs = async (mode) => {
       const started = performance.now();
       for (let index = 0; index < batch; index++) {
@@ -85,7 +145,7 @@ export async function measureSmallWrites(options = {}) {
     const figures = {};
     for (const mode of ['create', 'replace']) {
       // Warm-up: statements prepared, pages cached, the first checkpoint done.
-      runRaw(mode);
+      await runRaw(mode);
       await runOurs(mode);
       const rawMs = [];
       const oursMs = [];
@@ -94,9 +154,9 @@ export async function measureSmallWrites(options = {}) {
       const oursBytes = [];
       for (let round = 0; round < rounds; round++) {
         log(`small writes (${mode}) round ${round + 1}/${rounds}`);
-        const measureRaw = () => {
+        const measureRaw = async () => {
           const before = writtenBytes();
-          rawMs.push(runRaw(mode));
+          rawMs.push(await runRaw(mode));
           rawBytes.push((writtenBytes() - before) / batch);
         };
         const measureOurs = async () => {
@@ -105,11 +165,11 @@ export async function measureSmallWrites(options = {}) {
           oursBytes.push((writtenBytes() - before) / batch);
         };
         if (round % 2 === 0) {
-          measureRaw();
+          await measureRaw();
           await measureOurs();
         } else {
           await measureOurs();
-          measureRaw();
+          await measureRaw();
         }
         ratios.push(oursMs.at(-1) / rawMs.at(-1));
       }
@@ -119,14 +179,15 @@ export async function measureSmallWrites(options = {}) {
         ratioMedian: round(median(ratios), 2),
         ratioMin: round(Math.min(...ratios), 2),
         ratioMax: round(Math.max(...ratios), 2),
-        rawBytesPerWrite: Math.round(median(rawBytes)),
-        oursBytesPerWrite: Math.round(median(oursBytes)),
+        // On PostgreSQL the server writes the WAL: this process's own writes are only what it sends.
+        rawBytesPerWrite: postgres ? 'server' : Math.round(median(rawBytes)),
+        oursBytesPerWrite: postgres ? 'server' : Math.round(median(oursBytes)),
       };
     }
-    await driver.close();
-    raw.close();
-    return { rounds, batch, bytes: 1000, ...figures };
+    await pad.close();
+    return { store: sides.label, rounds, batch, bytes: 1000, ...figures };
   } finally {
+    await sides?.close();
     await rm(directory, { recursive: true, force: true });
   }
 }
@@ -134,7 +195,14 @@ export async function measureSmallWrites(options = {}) {
 /** Prints {@link measureSmallWrites}'s figures as a table. */
 export function printSmallWrites(figures) {
   printTable(
-    ['1 KB write', 'raw insert', 'scratchpad', 'ratio (median, range)', 'bytes written raw / ours', 'target'],
+    [
+      `1 KB write (${figures.store ?? 'SQLite'})`,
+      'raw insert',
+      'scratchpad',
+      'ratio (median, range)',
+      'bytes written raw / ours',
+      'target',
+    ],
     ['create', 'replace'].map((mode) => {
       const f = figures[mode];
       return [
@@ -159,9 +227,11 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     const index = argumentsGiven.indexOf(flag);
     return index === -1 ? fallback : argumentsGiven[index + 1];
   };
+  const store = option('--store', undefined);
   const figures = await measureSmallWrites({
     rounds: Number(option('--rounds', 12)),
-    batch: Number(option('--batch', 1000)),
+    batch: option('--batch', undefined) === undefined ? undefined : Number(option('--batch')),
+    store,
     log: (message) => console.error(`· ${message}`),
   });
   printSmallWrites(figures);

@@ -30,9 +30,11 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
+import { printFirstSearch } from './first-search.js';
 import { logBuffer, logPieces, random } from './lib/log-text.js';
 import { MIB, median, printTable, quantile, round, time } from './lib/measure.js';
 import { dropFromPageCache, pageCacheUnavailable, residentBytes } from './lib/page-cache.js';
+import { printSmallWrites } from './small-writes.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 if (!existsSync(join(here, '..', 'dist', 'index.js'))) {
@@ -385,7 +387,12 @@ async function companions() {
   if (existsSync(smallWrites)) {
     log('small writes vs raw better-sqlite3 (bench/small-writes.js)');
     const { measureSmallWrites } = await import('./small-writes.js');
-    out.smallWrites = await measureSmallWrites({ log });
+    out.smallWrites = [await measureSmallWrites({ log })];
+    // Against a raw `pg` insert at the server's durability (the fs store has no raw engine to compare with).
+    for (const url of STORE_URLS.filter((url) => url !== 'fs')) {
+      log(`small writes vs raw pg inserts, ${labelOf(url)}`);
+      out.smallWrites.push(await measureSmallWrites({ log, store: url }));
+    }
   } else {
     out.smallWrites = { skipped: 'bench/small-writes.js does not exist' };
   }
@@ -473,6 +480,22 @@ function report(results) {
       memory.slicesPeakRssMiB < 150,
     );
   }
+  const { smallWrites, firstSearch } = results.companions ?? {};
+  for (const figures of Array.isArray(smallWrites) ? smallWrites : [])
+    for (const mode of ['create', 'replace'])
+      target(
+        `${figures.store}: 1 KB write (${mode}) vs raw insert`,
+        figures[mode].ratioMedian,
+        '<= 2x',
+        figures[mode].ratioMedian <= 2,
+      );
+  for (const figure of Array.isArray(firstSearch) ? firstSearch : [])
+    target(
+      `${figure.store}: worst event-loop delay during a first search of ${figure.megabytes} MB, ms`,
+      figure.worstDelayMs,
+      '<= 50 ms',
+      figure.worstDelayMs <= 50,
+    );
   results.targets = targets;
   console.log('');
   printTable(
@@ -518,8 +541,15 @@ function reportReadsAndMemory(results, header) {
       ['peak RSS including a full streamed pass', memory.peakRssMiB],
     ],
   );
-  for (const [key, value] of Object.entries(results.companions)) {
-    console.log(`\n${key}: ${typeof value === 'string' ? value : (value.skipped ?? JSON.stringify(value))}`);
+  const { smallWrites, firstSearch, skipped } = results.companions;
+  if (skipped) console.log(`\nsmall writes and first search: skipped (${skipped})`);
+  for (const figures of Array.isArray(smallWrites) ? smallWrites : []) {
+    console.log('');
+    printSmallWrites(figures);
+  }
+  if (Array.isArray(firstSearch)) {
+    console.log('');
+    printFirstSearch(firstSearch);
   }
 }
 
