@@ -24,6 +24,7 @@ import { assertText } from './reading/assert-text.js';
 import { byteSpan, locateSpan } from './reading/byte-span.js';
 import { ChunkCursor } from './reading/chunk-cursor.js';
 import { encodedLength, sliceTooLarge } from './reading/read-limit.js';
+import { resolveSearchLimit } from './search/search-limit.js';
 import { searchByScan } from './search/search-scan.js';
 import { resolveServiceContext, type ScratchpadConfig, type ServiceContext } from './service-context.js';
 import { type SessionOptions, SessionScratchpad } from './session-scratchpad.js';
@@ -409,7 +410,10 @@ export class Scratchpad {
     return collectAsync(this.entries(session, { turn, orderBy: 'createdAt' }));
   }
 
-  /** Ranked full-text search over a session's text entries (FTS5 BM25 on SQLite, a scan elsewhere). */
+  /**
+   * Ranked full-text search over a session's text entries (FTS5 BM25 on SQLite and PostgreSQL's full-text search,
+   * a scan elsewhere): the best `limit` entries (default 10, at most 1,000).
+   */
   async search(session: string, query: string, options: { limit?: number } = {}): Promise<SearchResult> {
     assertValidSession(session);
     if (typeof query !== 'string' || query.trim().length === 0) {
@@ -417,7 +421,7 @@ export class Scratchpad {
         hint: 'Give one or more words.',
       });
     }
-    const limit = options.limit ?? 10;
+    const limit = resolveSearchLimit(options?.limit);
     const now = this.#context.now();
     const found = this.driver.doSearch
       ? await this.driver.doSearch({ session, query, limit: limit * 2 })

@@ -220,9 +220,12 @@ export interface StoreTotals {
   pinnedBytes: number;
 }
 
+/** A full-text search of one session, as the service hands it to {@link StoreDriver.doSearch}. */
 export interface DriverSearchRequest {
   session: string;
+  /** The user's words, unparsed: each driver turns them into its own engine's query safely. */
   query: string;
+  /** Most entries to return (the service has checked it). */
   limit: number;
 }
 
@@ -239,6 +242,7 @@ export interface IndexingProgress {
   total: number;
 }
 
+/** One entry a search found: its best-matching chunk's score and snippet. */
 export interface DriverSearchHit {
   record: EntryRecord;
   /** Higher is better. */

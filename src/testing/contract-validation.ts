@@ -140,4 +140,21 @@ export function validationContract({ open, test }: ContractHarness): void {
     await assertIntact(pad);
     expect((await pad.read('s1', 'kept', { type: 'lines', start: 2, end: 2 })).content).toBe('two\n');
   });
+
+  test('a search limit is a whole number from 1 to 1,000; a bad one is INVALID_ARGUMENT, not "no limit"', async () => {
+    const pad = open();
+    await pad.write('s1', 'kept', 'needle in a haystack');
+    for (const limit of [0, -1, -10, 1.5, 1001, Number.NaN, Infinity, '5', null]) {
+      const error = await expectCode(
+        pad.search('s1', 'needle', { limit: limit as number }),
+        'INVALID_ARGUMENT',
+      );
+      expect(error.message).toContain('from 1 to 1,000');
+    }
+    await assertIntact(pad);
+    expect((await pad.search('s1', 'needle', { limit: 1 })).hits.map((hit) => hit.entry.name)).toEqual([
+      'kept',
+    ]);
+    expect((await pad.search('s1', 'needle', { limit: 1000 })).hits).toHaveLength(1);
+  });
 }
