@@ -109,10 +109,23 @@ const PAIR_CACHE_SIZE = 1 << 16;
 const PAIR_SCALE = 2 ** 21;
 
 /**
+ * Heap entries are one number, `rank × PART_SCALE + part`: lower rank first, then the leftmost part, in one
+ * comparison. Exact while words stay under 2³² bytes (ranks are under {@link PAIR_SCALE}).
+ */
+const PART_SCALE = 2 ** 32;
+
+/**
+ * Words of at most this many bytes merge by scanning their pairs for the lowest rank (tiktoken's loop, O(n²)):
+ * for a few bytes a scan costs less than building and popping a heap.
+ */
+const SCANNED_WORD_MAX = 12;
+
+/**
  * The byte-pair merge of one word, counting the parts left. Parts are a linked list over byte offsets (a part is
  * named by its first byte, `partRanks[i]` is its token's rank); `pairRanks[i]` is the rank of part `i` merged with
- * the next one (-1: not a token) and the heap holds `(rank, i)` for each, lower rank first, then the leftmost (as tiktoken's merge loop picks),
- * stale entries skipped when popped.
+ * the next one (-1: not a token). Each merge is of the pair with the lowest rank, the leftmost of equals (as
+ * tiktoken's merge loop picks): found by a scan in short words, by a heap of `(rank, part)` keys in longer ones
+ * (built in one pass, stale entries skipped when popped).
  *
  * Every part is a token, so the rank of a merge depends only on the two parts' ranks: a direct-mapped cache keyed
  * by the pair answers most probes from a few hundred kilobytes instead of the rank table's megabytes (a long run
@@ -124,8 +137,7 @@ class PairMerger {
   #previous = new Int32Array(0);
   #partRanks = new Int32Array(0);
   #pairRanks = new Int32Array(0);
-  #heapRanks = new Int32Array(0);
-  #heapParts = new Int32Array(0);
+  #heap = new Float64Array(0);
   #heapSize = 0;
   readonly #pairKeys = new Float64Array(PAIR_CACHE_SIZE).fill(-1);
   readonly #pairValues = new Int32Array(PAIR_CACHE_SIZE);
@@ -141,37 +153,88 @@ class PairMerger {
     if (this.#next.length < length + 1) this.#grow(length + 1);
     const next = this.#next;
     const previous = this.#previous;
-    const pairRanks = this.#pairRanks;
     const partRanks = this.#partRanks;
+    const pairRanks = this.#pairRanks;
     for (let index = 0; index < length; index += 1) {
       next[index] = index + 1;
       previous[index] = index - 1;
       partRanks[index] = this.#table.byteRanks[bytes[index] as number] as number;
     }
-    this.#heapSize = 0;
+    pairRanks[length - 1] = -1;
     for (let index = 0; index + 1 < length; index += 1) this.#rankPair(bytes, length, prefixHashes, index);
+    return length <= SCANNED_WORD_MAX
+      ? this.#mergeByScan(bytes, length, prefixHashes)
+      : this.#mergeByHeap(bytes, length, prefixHashes);
+  }
+
+  #mergeByScan(bytes: Uint8Array, length: number, prefixHashes: Int32Array): number {
+    const next = this.#next;
+    const pairRanks = this.#pairRanks;
+    let parts = length;
+    for (;;) {
+      let best = -1;
+      let bestRank = PAIR_SCALE;
+      for (let part = 0; part < length; part = next[part] as number) {
+        const rank = pairRanks[part] as number;
+        if (rank >= 0 && rank < bestRank) {
+          bestRank = rank;
+          best = part;
+        }
+      }
+      if (best < 0) return parts;
+      this.#merge(best, bestRank, length);
+      parts -= 1;
+      this.#rankPair(bytes, length, prefixHashes, best);
+      const before = this.#previous[best] as number;
+      if (before >= 0) this.#rankPair(bytes, length, prefixHashes, before);
+    }
+  }
+
+  #mergeByHeap(bytes: Uint8Array, length: number, prefixHashes: Int32Array): number {
+    const pairRanks = this.#pairRanks;
+    const heap = this.#heap;
+    let size = 0;
+    for (let part = 0; part + 1 < length; part += 1) {
+      const rank = pairRanks[part] as number;
+      if (rank >= 0) {
+        heap[size] = rank * PART_SCALE + part;
+        size += 1;
+      }
+    }
+    this.#heapSize = size;
+    for (let index = (size >> 1) - 1; index >= 0; index -= 1) this.#siftDown(index, heap[index] as number);
     let parts = length;
     while (this.#heapSize > 0) {
-      const rank = this.#heapRanks[0] as number;
-      const part = this.#heapParts[0] as number;
-      this.#pop();
+      const key = heap[0] as number;
+      this.#heapSize -= 1;
+      if (this.#heapSize > 0) this.#siftDown(0, heap[this.#heapSize] as number);
+      const rank = Math.floor(key / PART_SCALE);
+      const part = key - rank * PART_SCALE;
       if (pairRanks[part] !== rank) continue;
-      const absorbed = next[part] as number;
-      const after = next[absorbed] as number;
-      next[part] = after;
-      if (after < length) previous[after] = part;
-      pairRanks[absorbed] = -1;
-      partRanks[part] = rank;
+      this.#merge(part, rank, length);
       parts -= 1;
-      this.#rankPair(bytes, length, prefixHashes, part);
-      const before = previous[part] as number;
-      if (before >= 0) this.#rankPair(bytes, length, prefixHashes, before);
+      if (this.#rankPair(bytes, length, prefixHashes, part)) this.#push(pairRanks[part] as number, part);
+      const before = this.#previous[part] as number;
+      if (before >= 0 && this.#rankPair(bytes, length, prefixHashes, before)) {
+        this.#push(pairRanks[before] as number, before);
+      }
     }
     return parts;
   }
 
-  /** Sets (and queues) the rank of part `part` merged with the part after it. */
-  #rankPair(bytes: Uint8Array, length: number, prefixHashes: Int32Array, part: number): void {
+  /** Merges part `part` with the next one into the token of rank `rank`. */
+  #merge(part: number, rank: number, length: number): void {
+    const next = this.#next;
+    const absorbed = next[part] as number;
+    const after = next[absorbed] as number;
+    next[part] = after;
+    if (after < length) this.#previous[after] = part;
+    this.#pairRanks[absorbed] = -1;
+    this.#partRanks[part] = rank;
+  }
+
+  /** Sets the rank of part `part` merged with the part after it; whether that is a token. */
+  #rankPair(bytes: Uint8Array, length: number, prefixHashes: Int32Array, part: number): boolean {
     const middle = this.#next[part] as number;
     let rank = -1;
     if (middle < length) {
@@ -195,56 +258,45 @@ class PairMerger {
       }
     }
     this.#pairRanks[part] = rank;
-    if (rank >= 0) this.#push(rank, part);
+    return rank >= 0;
   }
 
   #push(rank: number, part: number): void {
-    const ranks = this.#heapRanks;
-    const parts = this.#heapParts;
+    const heap = this.#heap;
+    const key = rank * PART_SCALE + part;
     let index = this.#heapSize;
     this.#heapSize += 1;
     while (index > 0) {
       const parent = (index - 1) >> 1;
-      const parentRank = ranks[parent] as number;
-      if (parentRank < rank || (parentRank === rank && (parts[parent] as number) < part)) break;
-      ranks[index] = parentRank;
-      parts[index] = parts[parent] as number;
+      const parentKey = heap[parent] as number;
+      if (parentKey < key) break;
+      heap[index] = parentKey;
       index = parent;
     }
-    ranks[index] = rank;
-    parts[index] = part;
+    heap[index] = key;
   }
 
-  /** Removes the heap's first entry. */
-  #pop(): void {
-    const ranks = this.#heapRanks;
-    const parts = this.#heapParts;
-    this.#heapSize -= 1;
+  /** Places `key` at `index` or below it, moving smaller children up (the heap's size is `#heapSize`). */
+  #siftDown(start: number, key: number): void {
+    const heap = this.#heap;
     const size = this.#heapSize;
-    const rank = ranks[size] as number;
-    const part = parts[size] as number;
-    let index = 0;
+    let index = start;
     for (;;) {
       let child = 2 * index + 1;
       if (child >= size) break;
-      let childRank = ranks[child] as number;
+      let childKey = heap[child] as number;
       if (child + 1 < size) {
-        const rightRank = ranks[child + 1] as number;
-        if (
-          rightRank < childRank ||
-          (rightRank === childRank && (parts[child + 1] as number) < (parts[child] as number))
-        ) {
+        const rightKey = heap[child + 1] as number;
+        if (rightKey < childKey) {
           child += 1;
-          childRank = rightRank;
+          childKey = rightKey;
         }
       }
-      if (rank < childRank || (rank === childRank && part < (parts[child] as number))) break;
-      ranks[index] = childRank;
-      parts[index] = parts[child] as number;
+      if (key < childKey) break;
+      heap[index] = childKey;
       index = child;
     }
-    ranks[index] = rank;
-    parts[index] = part;
+    heap[index] = key;
   }
 
   #grow(capacity: number): void {
@@ -253,8 +305,7 @@ class PairMerger {
     this.#previous = new Int32Array(capacity);
     this.#pairRanks = new Int32Array(capacity);
     // Each merge queues at most two pairs, so the heap never holds more than three entries per byte.
-    this.#heapRanks = new Int32Array(capacity * 3);
-    this.#heapParts = new Int32Array(capacity * 3);
+    this.#heap = new Float64Array(capacity * 3);
   }
 }
 
