@@ -22,6 +22,12 @@ export class BpeRankTable {
    */
   readonly #slots: Int32Array;
   readonly #mask: number;
+  /**
+   * One bit per value of a span hash's top {@link FILTER_BITS} bits (after mixing), set for each token: most spans
+   * the merge probes are not tokens (~90% of the probes on long runs), and this half-megabyte answers them from
+   * the CPU's cache instead of a miss in the megabytes of slots.
+   */
+  readonly #filter = new Int32Array(2 ** (FILTER_BITS - 5));
 
   /** An empty table for ranks `0..tokenCount - 1` (their bytes grow the store as they are added). */
   constructor(tokenCount: number) {
@@ -54,7 +60,10 @@ export class BpeRankTable {
     }
     this.maxTokenBytes = Math.max(this.maxTokenBytes, length);
     if (length === 1) this.byteRanks[source[start] as number] = rank;
-    let slot = mixHash(hash) & this.#mask;
+    const mixed = mixHash(hash);
+    const bit = mixed >>> (32 - FILTER_BITS);
+    this.#filter[bit >>> 5] = (this.#filter[bit >>> 5] as number) | (1 << (bit & 31));
+    let slot = mixed & this.#mask;
     while (this.#slots[slot * SLOT_WIDTH + 1] !== 0) slot = (slot + 1) & this.#mask;
     const at = slot * SLOT_WIDTH;
     this.#slots[at] = hash;
@@ -67,8 +76,11 @@ export class BpeRankTable {
   rank(bytes: Uint8Array, start: number, end: number, hash: number): number {
     const length = end - start;
     if (length > this.maxTokenBytes) return -1;
+    const mixed = mixHash(hash);
+    const bit = mixed >>> (32 - FILTER_BITS);
+    if (((this.#filter[bit >>> 5] as number) & (1 << (bit & 31))) === 0) return -1;
     const slots = this.#slots;
-    let slot = mixHash(hash) & this.#mask;
+    let slot = mixed & this.#mask;
     for (;;) {
       const at = slot * SLOT_WIDTH;
       const entry = slots[at + 1] as number;
@@ -86,6 +98,9 @@ export class BpeRankTable {
 }
 
 const SLOT_WIDTH = 4;
+
+/** Bits of the filter's index: 2²² bits, 512 KiB; with o200k's 200,000 tokens about 5% of its bits are set. */
+const FILTER_BITS = 22;
 
 /** Spans of this many bytes or more are never hashed ({@link spanHash}'s table of powers ends there). */
 const MAX_SPAN = 1024;
