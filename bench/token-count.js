@@ -1,8 +1,8 @@
 /**
  * Token-counting benchmark: `npm run bench:token-count` (builds dist/ first).
  *
- * 2 MB of each kind of content (random letters, digits, base64, punctuation, Japanese, whitespace, `x`, prose, a
- * log, JSON, TypeScript source) counted by the package's counter (`loadBpeCount` over `tokenPieces`, what notes,
+ * 2 MB of each kind of content (random letters, lower-case letters, printable ASCII, digits, base64, punctuation,
+ * Japanese, whitespace, `x`, prose, a log, JSON, TypeScript source, the inspector's minified bundle) counted by the package's counter (`loadBpeCount` over `tokenPieces`, what notes,
  * offload thresholds and compaction use) and, paired and alternated, by gpt-tokenizer on the same pieces. Also:
  * gpt-tokenizer remembers the words it has merged, so repeated pieces (`x` × 2 M) cost it nothing after the
  * warm-up round, as ours does (words of up to 1,024 characters, 2 M characters in all). Figures are CPU time (the machine may be shared):
@@ -10,7 +10,7 @@
  * on the whole text at once, which gpt-tokenizer cannot do in reasonable time on runs without spaces).
  * Options: --rounds N (default 5), --encoding o200k|cl100k, --json PATH (default bench/results/token-count.json).
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -52,8 +52,18 @@ function inputs() {
     readFileSync(join(here, '..', 'src', 'scratchpad', 'tokens', 'bpe-count.ts'), 'utf8'),
     SIZE,
   );
+  const assets = join(here, '..', 'dist', 'web', 'assets');
+  const bundle = readdirSync(assets).find((name) => name.endsWith('.js'));
+  if (bundle === undefined) throw new Error(`No minified bundle in ${assets}: run npm run build.`);
   return {
+    // o200k's pattern starts a word at each upper-case letter after a lower-case one, so mixed case is short words.
     'letters (no space)': seeded(SIZE, 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'),
+    // One word as long as the run: every 512 characters merged as one word.
+    'lower-case letters (no space)': seeded(SIZE, 'abcdefghijklmnopqrstuvwxyz'),
+    'printable ASCII': seeded(
+      SIZE,
+      Array.from({ length: 95 }, (_, index) => String.fromCharCode(32 + index)).join(''),
+    ),
     'x × 2 M': 'x'.repeat(SIZE),
     digits: seeded(SIZE, '0123456789'),
     base64: seeded(SIZE, 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'),
@@ -67,6 +77,7 @@ function inputs() {
     log,
     json,
     'TypeScript source': source,
+    'minified JS': repeatTo(readFileSync(join(assets, bundle), 'utf8'), SIZE),
   };
 }
 
