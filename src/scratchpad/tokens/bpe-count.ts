@@ -102,6 +102,9 @@ const CACHED_WORD_MAX = 1024;
  */
 const CACHED_WORD_MIN = 8;
 
+/** A pair whose rank has not been looked up yet. */
+const UNKNOWN_RANK = -2;
+
 /** Slots of the pair cache (a power of two). */
 const PAIR_CACHE_SIZE = 1 << 16;
 
@@ -141,6 +144,8 @@ class PairMerger {
   #heapSize = 0;
   readonly #pairKeys = new Float64Array(PAIR_CACHE_SIZE).fill(-1);
   readonly #pairValues = new Int32Array(PAIR_CACHE_SIZE);
+  /** The rank of each pair of bytes (`first << 8 | second`), filled as pairs are met: every word starts with them. */
+  readonly #bytePairRanks = new Int32Array(1 << 16).fill(UNKNOWN_RANK);
 
   constructor(table: BpeRankTable) {
     if (table.tokenCount > PAIR_SCALE) throw new RangeError('Too many ranks for the pair cache.');
@@ -161,7 +166,16 @@ class PairMerger {
       partRanks[index] = this.#table.byteRanks[bytes[index] as number] as number;
     }
     pairRanks[length - 1] = -1;
-    for (let index = 0; index + 1 < length; index += 1) this.#rankPair(bytes, length, prefixHashes, index);
+    const bytePairRanks = this.#bytePairRanks;
+    for (let index = 0; index + 1 < length; index += 1) {
+      const pair = ((bytes[index] as number) << 8) | (bytes[index + 1] as number);
+      let rank = bytePairRanks[pair] as number;
+      if (rank === UNKNOWN_RANK) {
+        rank = this.#table.rank(bytes, index, index + 2, spanHash(prefixHashes, index, index + 2));
+        bytePairRanks[pair] = rank;
+      }
+      pairRanks[index] = rank;
+    }
     return length <= SCANNED_WORD_MAX
       ? this.#mergeByScan(bytes, length, prefixHashes)
       : this.#mergeByHeap(bytes, length, prefixHashes);
