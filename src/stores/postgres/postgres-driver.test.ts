@@ -14,6 +14,7 @@ import { createPostgresDriver, type PostgresDriver, type PostgresDriverConfig } 
 import { SCHEMA_VERSION } from './postgres-migrations.js';
 import type { PostgresPool } from './postgres-pool.js';
 import { entryColumns, entryPlaceholders, entryValues } from './postgres-records.js';
+import { BUFFERED_CHUNKS } from './postgres-staging-buffer.js';
 
 const url = process.env.SCRATCHPAD_TEST_POSTGRES_URL ?? 'postgres://root@127.0.0.1:5432/test';
 const admin = new pg.Pool({ connectionString: url, max: 2 });
@@ -382,8 +383,12 @@ describe('postgres driver', () => {
       newlines: 0,
       data: Buffer.from('data'),
     };
+    // A content of a few small chunks stays in its writer's memory until the commit (nothing to sweep); one of
+    // BUFFERED_CHUNKS chunks has its staging row and chunks in the database.
     const abandoned = await driver.doStage('s1');
-    await abandoned.write(chunk);
+    for (let seq = 0; seq < BUFFERED_CHUNKS; seq++)
+      await abandoned.write({ ...chunk, seq, byteStart: 4 * seq });
+    expect(await rowCounts(schema)).toMatchObject({ staging: 1, chunks: BUFFERED_CHUNKS });
     const committed = await driver.doStage('s1');
     await committed.write(chunk);
     const record = testRecord({ session: 's1', name: 'kept', sha256: '0' });
@@ -406,7 +411,13 @@ describe('postgres driver', () => {
     clock += 60_000;
     expect((await driver.doSweepStaging(60_000)).staging).toBe(0);
     expect((await sweeper.doSweepStaging(60_000)).staging).toBe(1);
-    expect(await codeOf(abandoned.write({ ...chunk, seq: 1, byteStart: 4 }))).toContain('no longer exists');
+    // Its writer learns it at its next batch (or its commit, below).
+    const writes = Array.from({ length: BUFFERED_CHUNKS }, (_, index) => BUFFERED_CHUNKS + index);
+    const lastWrite = writes.pop() as number;
+    for (const seq of writes) await abandoned.write({ ...chunk, seq, byteStart: 4 * seq });
+    expect(await codeOf(abandoned.write({ ...chunk, seq: lastWrite, byteStart: 4 * lastWrite }))).toContain(
+      'no longer exists',
+    );
     expect(
       await codeOf(
         driver.doCommit({

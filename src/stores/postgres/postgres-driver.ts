@@ -37,12 +37,14 @@ import { indexingProgress, indexStep, searchSession } from './postgres-search.js
 import {
   appendStaged,
   dropStaging,
+  insertChunks,
   openStaging,
   purgeRetired,
   retiredContents,
   takeStaging,
-  writeStagedChunk,
+  writeStagedChunks,
 } from './postgres-staging.js';
+import { StagingBuffer } from './postgres-staging-buffer.js';
 import { type Rollback, withTransaction } from './postgres-transaction.js';
 
 /** Options for {@link createPostgresDriver}. */
@@ -91,7 +93,7 @@ export class PostgresDriver implements StoreDriver {
   /** Computes the tsvectors of a searched session's chunks, a few statements at a time, after the search answered. */
   readonly #indexer: BackgroundIndexer;
   /** Staging areas whose sink this driver holds (neither committed nor aborted): never swept. */
-  readonly #openStaging = new Set<string>();
+  readonly #openStaging = new Map<string, StagingBuffer>();
   #lastPurge = Number.NEGATIVE_INFINITY;
   #closed = false;
 
@@ -120,18 +122,34 @@ export class PostgresDriver implements StoreDriver {
 
   async doStage(session: string): Promise<ContentSink> {
     const stagingId = newStagingId();
-    await this.#guard(() => openStaging(this.#pool, this.#s, stagingId, session, this.#now()));
-    this.#openStaging.add(stagingId);
+    const buffer = new StagingBuffer();
+    this.#openStaging.set(stagingId, buffer);
+    const gone = () =>
+      new Error(`Staging area ${stagingId} no longer exists (it was committed, aborted or swept).`);
     return {
       stagingId,
       write: async (chunk) => {
-        const stored = await this.#guard(() => writeStagedChunk(this.#pool, this.#s, stagingId, chunk));
-        if (!stored)
-          throw new Error(`Staging area ${stagingId} no longer exists (it was committed, aborted or swept).`);
+        if (buffer.closed) throw gone();
+        if (!buffer.add(chunk)) return;
+        if (buffer.opened) {
+          const stored = await this.#guard(() =>
+            writeStagedChunks(this.#pool, this.#s, stagingId, buffer.chunks),
+          );
+          if (!stored) throw gone();
+        } else {
+          await this.#guard(() =>
+            openStaging(this.#pool, this.#s, stagingId, session, this.#now(), buffer.chunks),
+          );
+          buffer.opened = true;
+        }
+        buffer.clear();
       },
       abort: async () => {
+        if (buffer.closed) return;
+        buffer.closed = true;
+        buffer.clear();
         this.#openStaging.delete(stagingId);
-        await this.#guard(() => dropStaging(this.#pool, this.#s, 'id = $1', [stagingId]));
+        if (buffer.opened) await this.#guard(() => dropStaging(this.#pool, this.#s, 'id = $1', [stagingId]));
       },
     };
   }
@@ -178,7 +196,14 @@ export class PostgresDriver implements StoreDriver {
       }
       return { ok: true, record: { ...record }, previous: current } satisfies CommitResult;
     });
-    if (result.ok && request.mode !== 'metadata') this.#openStaging.delete(request.stagingId);
+    if (result.ok && request.mode !== 'metadata') {
+      const buffer = this.#openStaging.get(request.stagingId);
+      this.#openStaging.delete(request.stagingId);
+      if (buffer) {
+        buffer.closed = true;
+        buffer.clear();
+      }
+    }
     if (result.ok) await this.#purge(false);
     return result;
   }
@@ -335,7 +360,7 @@ export class PostgresDriver implements StoreDriver {
         this.#s,
         `id IN (SELECT id FROM ${this.#s}.staging WHERE created_at <= $1 AND NOT (id = ANY($2::text[]))
                 ORDER BY id FOR UPDATE SKIP LOCKED)`,
-        [this.#now() - olderThanMs, [...this.#openStaging]],
+        [this.#now() - olderThanMs, [...this.#openStaging.keys()]],
       ),
     );
     this.#lastPurge = Number.NEGATIVE_INFINITY;
@@ -355,7 +380,8 @@ export class PostgresDriver implements StoreDriver {
     await this.#indexer.stop();
     // Nothing can commit a staging area once its driver is closed: those of sinks still open are discarded (a
     // failure leaves them to the next driver's sweep).
-    const open = [...this.#openStaging];
+    const open = [...this.#openStaging].filter(([, buffer]) => buffer.opened).map(([id]) => id);
+    for (const buffer of this.#openStaging.values()) buffer.closed = true;
     this.#openStaging.clear();
     if (open.length > 0) {
       await dropStaging(this.#pool, this.#s, 'id = ANY($1::text[])', [open]).catch(() => undefined);
@@ -373,11 +399,18 @@ export class PostgresDriver implements StoreDriver {
       const { contentId, chunkCount } = current as EntryRecord;
       return { contentId, chunkCount };
     }
-    const staged = await takeStaging(client, this.#s, request.stagingId);
+    // A staging area this driver's writer never had to open has no row and no chunks in the database yet: its
+    // chunks go in here, in the commit's transaction (after the version check, so a lost compare-and-set
+    // writes nothing). An opened one (or one of another driver) must still exist: its row is taken.
+    const buffer = this.#openStaging.get(request.stagingId);
+    const staged = buffer?.opened === false ? 0 : await takeStaging(client, this.#s, request.stagingId);
     if (staged === undefined) {
       throw new Error(`Staging area ${request.stagingId} no longer exists (it was aborted or swept).`);
     }
-    if (request.mode === 'replace') return { contentId: request.stagingId, chunkCount: staged };
+    const buffered = buffer?.chunks ?? [];
+    if (buffered.length > 0) await insertChunks(client, this.#s, request.stagingId, buffered);
+    if (request.mode === 'replace')
+      return { contentId: request.stagingId, chunkCount: staged + buffered.length };
     const { contentId } = current as EntryRecord;
     const chunkCount = await appendStaged(client, this.#s, contentId, request.keepChunks, request.stagingId);
     return { contentId, chunkCount };

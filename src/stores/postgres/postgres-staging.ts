@@ -18,51 +18,91 @@ import { withTransaction } from './postgres-transaction.js';
  */
 export const ASYNC_COMMIT = `set_config('synchronous_commit', 'off', true)`;
 
-/** Creates a staging area. */
+/** Creates a staging area with its first batch of chunks, in one statement. */
 export async function openStaging(
   db: PostgresQueryable,
   s: string,
   stagingId: string,
   session: string,
   now: number,
+  chunks: readonly Chunk[],
 ): Promise<void> {
+  const values: unknown[] = [stagingId, session, now];
+  const inserts = chunkInserts(s, chunks, values, 'FROM area');
   await db.query(
-    `INSERT INTO ${s}.staging (id, session, created_at) SELECT $1::text, $2::text, $3::bigint FROM (SELECT ${ASYNC_COMMIT}) relaxed`,
-    [stagingId, session, now],
+    `WITH area AS (
+       INSERT INTO ${s}.staging (id, session, created_at) VALUES ($1::text, $2::text, $3::bigint) RETURNING id
+     )${inserts}
+     SELECT ${ASYNC_COMMIT}`,
+    values,
   );
 }
 
 /**
- * Stores one staged chunk, provided its staging area still exists. `FOR SHARE` holds off a sweep of the area
- * until the chunk is in, so a sweep never leaves chunks behind. Returns false when the area is gone.
+ * Stores a batch of staged chunks in one statement, provided their staging area still exists. `FOR SHARE` holds
+ * off a sweep of the area until the chunks are in, so a sweep never leaves chunks behind. Returns false when the
+ * area is gone.
  */
-export async function writeStagedChunk(
+export async function writeStagedChunks(
   db: PostgresQueryable,
   s: string,
   stagingId: string,
-  chunk: Chunk,
+  chunks: readonly Chunk[],
 ): Promise<boolean> {
-  const data = Buffer.isBuffer(chunk.data)
-    ? chunk.data
-    : Buffer.from(chunk.data.buffer, chunk.data.byteOffset, chunk.data.byteLength);
+  const values: unknown[] = [stagingId];
+  const inserts = chunkInserts(s, chunks, values, 'FROM area');
   const result = await db.query(
-    `WITH area AS (SELECT id FROM ${s}.staging WHERE id = $1 FOR SHARE),
-       stored AS (INSERT INTO ${s}.chunk_data (data) SELECT $2::bytea FROM area RETURNING id)
-     INSERT INTO ${s}.chunks (content_id, seq, byte_start, char_start, line_start, bytes, chars, newlines, data_id)
-     SELECT $1, $3, $4, $5, $6, $7, $8, $9, stored.id FROM stored CROSS JOIN (SELECT ${ASYNC_COMMIT}) relaxed`,
-    [
-      stagingId,
-      data,
-      chunk.seq,
-      chunk.byteStart,
-      chunk.charStart,
-      chunk.lineStart,
-      chunk.bytes,
-      chunk.chars,
-      chunk.newlines,
-    ],
+    `WITH area AS (SELECT id FROM ${s}.staging WHERE id = $1 FOR SHARE)${inserts}
+     SELECT count(*) AS areas, ${ASYNC_COMMIT} FROM area`,
+    values,
   );
-  return result.rowCount === 1;
+  return Number(result.rows[0]?.areas ?? 0) === 1;
+}
+
+/** Inside a commit: inserts `chunks` under `contentId` in one statement. */
+export async function insertChunks(
+  db: PostgresQueryable,
+  s: string,
+  contentId: string,
+  chunks: readonly Chunk[],
+): Promise<void> {
+  const values: unknown[] = [contentId];
+  const inserts = chunkInserts(s, chunks, values, '');
+  await db.query(`WITH nothing AS (SELECT 1)${inserts} SELECT count(*) FROM nothing`, values);
+}
+
+/**
+ * Common table expressions (each starting with a comma) that insert `chunks` under the content id in `$1`
+ * of `values`, each chunk's bytes first (`chunk_data`), then its row; `from` restricts them (`FROM area`) or is
+ * empty. Appends the chunks' parameters to `values`.
+ */
+export function chunkInserts(s: string, chunks: readonly Chunk[], values: unknown[], from: string): string {
+  return chunks
+    .map((chunk, index) => {
+      const at = values.length;
+      values.push(
+        bufferOf(chunk.data),
+        chunk.seq,
+        chunk.byteStart,
+        chunk.charStart,
+        chunk.lineStart,
+        chunk.bytes,
+        chunk.chars,
+        chunk.newlines,
+      );
+      const p = (n: number) => `$${at + n}`;
+      return `,
+       data_${index} AS (INSERT INTO ${s}.chunk_data (data) SELECT ${p(1)}::bytea ${from} RETURNING id),
+       chunk_${index} AS (
+         INSERT INTO ${s}.chunks (content_id, seq, byte_start, char_start, line_start, bytes, chars, newlines, data_id)
+         SELECT $1, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, id FROM data_${index}
+       )`;
+    })
+    .join('');
+}
+
+function bufferOf(data: Uint8Array): Buffer {
+  return Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
 }
 
 /**
