@@ -36,6 +36,7 @@ import { DEFAULT_SCHEMA, quoteSchema } from './postgres-schema.js';
 import { indexingProgress, indexStep, searchSession } from './postgres-search.js';
 import {
   appendStaged,
+  chunkInserts,
   dropStaging,
   insertChunks,
   openStaging,
@@ -168,28 +169,36 @@ export class PostgresDriver implements StoreDriver {
       if ((current?.version ?? null) !== request.expectedVersion) {
         return rollback<CommitResult>({ ok: false, current });
       }
-      const record: EntryRecord = {
-        ...request.record,
-        ...(await this.#attachContent(client, request, current)),
-      };
+      const { chunks, ...content } = await this.#attachContent(client, request, current);
+      const record: EntryRecord = { ...request.record, ...content };
       if (current) {
         const superseded = current.contentId === record.contentId ? null : current.contentId;
-        const [sessionAt, nameAt, supersededAt, nowAt] = [1, 2, 3, 4].map(
+        const [sessionAt, nameAt, supersededAt, nowAt, contentAt] = [1, 2, 3, 4, 5].map(
           (n) => `$${ENTRY_COLUMNS.length + n}`,
         );
+        const values = [...entryValues(record), session, name, superseded, this.#now()];
+        // (A parameter no statement uses has no type PostgreSQL can infer: the content id only with chunks.)
+        if (chunks.length > 0) values.push(record.contentId);
+        // The chunks of a small content ride in the same statement (one round trip less).
+        const inserts = chunkInserts(this.#s, chunks, values, '', contentAt);
         await client.query(
           `WITH retired AS (
              INSERT INTO ${this.#s}.retired (content_id, retired_at) SELECT ${supersededAt}::text, ${nowAt}::bigint WHERE ${supersededAt}::text IS NOT NULL
-           )
+           )${inserts}
            UPDATE ${this.#s}.entries SET (${entryColumns()}) = ROW(${entryPlaceholders()}) WHERE session = ${sessionAt} AND name = ${nameAt}`,
-          [...entryValues(record), session, name, superseded, this.#now()],
+          values,
         );
       } else {
-        // Two creators of one name: the second finds the first's row here and fails its compare-and-set.
+        const values = [...entryValues(record)];
+        if (chunks.length > 0) values.push(record.contentId);
+        const inserts = chunkInserts(this.#s, chunks, values, '', `$${ENTRY_COLUMNS.length + 1}`);
+        // Two creators of one name: the second finds the first's row here and fails its compare-and-set (its
+        // chunks, inserted by the same statement, go with the rollback).
         const inserted = await client.query(
-          `INSERT INTO ${this.#s}.entries (${entryColumns()}) VALUES (${entryPlaceholders()})
+          `WITH nothing AS (SELECT 1)${inserts}
+           INSERT INTO ${this.#s}.entries (${entryColumns()}) VALUES (${entryPlaceholders()})
            ON CONFLICT (session, name) DO NOTHING`,
-          entryValues(record),
+          values,
         );
         if (inserted.rowCount === 0) {
           return rollback<CommitResult>({ ok: false, current: await this.#entry(client, session, name) });
@@ -390,15 +399,18 @@ export class PostgresDriver implements StoreDriver {
     await this.#pool.end();
   }
 
-  /** Inside a commit: where the committed record's content lives, after moving staged chunks there. */
+  /**
+   * Inside a commit: where the committed record's content lives, after moving staged chunks there; for a
+   * replace, the buffered chunks the entry write must still insert under it.
+   */
   async #attachContent(
     client: PostgresClient,
     request: CommitRequest,
     current: EntryRecord | undefined,
-  ): Promise<{ contentId: string; chunkCount: number }> {
+  ): Promise<{ contentId: string; chunkCount: number; chunks: readonly Chunk[] }> {
     if (request.mode === 'metadata') {
       const { contentId, chunkCount } = current as EntryRecord;
-      return { contentId, chunkCount };
+      return { contentId, chunkCount, chunks: [] };
     }
     // A staging area this driver's writer never had to open has no row and no chunks in the database yet: its
     // chunks go in here, in the commit's transaction (after the version check, so a lost compare-and-set
@@ -409,12 +421,13 @@ export class PostgresDriver implements StoreDriver {
       throw new Error(`Staging area ${request.stagingId} no longer exists (it was aborted or swept).`);
     }
     const buffered = buffer?.chunks ?? [];
+    if (request.mode === 'replace') {
+      return { contentId: request.stagingId, chunkCount: staged + buffered.length, chunks: buffered };
+    }
     if (buffered.length > 0) await insertChunks(client, this.#s, request.stagingId, buffered);
-    if (request.mode === 'replace')
-      return { contentId: request.stagingId, chunkCount: staged + buffered.length };
     const { contentId } = current as EntryRecord;
     const chunkCount = await appendStaged(client, this.#s, contentId, request.keepChunks, request.stagingId);
-    return { contentId, chunkCount };
+    return { contentId, chunkCount, chunks: [] };
   }
 
   /**

@@ -72,11 +72,17 @@ export async function insertChunks(
 }
 
 /**
- * Common table expressions (each starting with a comma) that insert `chunks` under the content id in `$1`
- * of `values`, each chunk's bytes first (`chunk_data`), then its row; `from` restricts them (`FROM area`) or is
+ * Common table expressions (each starting with a comma) that insert `chunks` under the content id in
+ * `contentParam` (`$1` unless given), each chunk's bytes first (`chunk_data`), then its row; `from` restricts them (`FROM area`) or is
  * empty. Appends the chunks' parameters to `values`.
  */
-export function chunkInserts(s: string, chunks: readonly Chunk[], values: unknown[], from: string): string {
+export function chunkInserts(
+  s: string,
+  chunks: readonly Chunk[],
+  values: unknown[],
+  from: string,
+  contentParam = '$1',
+): string {
   return chunks
     .map((chunk, index) => {
       const at = values.length;
@@ -95,7 +101,7 @@ export function chunkInserts(s: string, chunks: readonly Chunk[], values: unknow
        data_${index} AS (INSERT INTO ${s}.chunk_data (data) SELECT ${p(1)}::bytea ${from} RETURNING id),
        chunk_${index} AS (
          INSERT INTO ${s}.chunks (content_id, seq, byte_start, char_start, line_start, bytes, chars, newlines, data_id)
-         SELECT $1, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, id FROM data_${index}
+         SELECT ${contentParam}::text, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, id FROM data_${index}
        )`;
     })
     .join('');
