@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probeEventLoop, TEST_STALL_BOUND_MS } from '../../../test/support/event-loop-probe.js';
+import { GREP_LOG_PIECE_LINES, grepLogPieces } from '../../../test/support/stall-logs.js';
 import { ScratchpadError } from '../../core/errors.js';
 import { createSqliteDriver } from '../../stores/sqlite/index.js';
 import { createScratchpad, type Scratchpad } from '../scratchpad.js';
@@ -32,29 +33,11 @@ beforeAll(async () => {
   // 8 MB of two-byte lines that all match: 4 M lines to count.
   await pad.write('s', 'short-lines', Buffer.from('x\n'.repeat(4 * 1024 * 1024)));
   // 54 MiB of log lines (side files, compressed), streamed in.
-  await pad.write('s', 'log', logPieces());
+  await pad.write('s', 'log', grepLogPieces(LOG_PIECES));
 }, 120_000);
 
+/** Pieces of the 54 MiB log. */
 const LOG_PIECES = 64;
-/** Lines per piece (54-byte lines, accents included). */
-const PIECE_LINES = 16_384;
-
-/**
- * 54 MiB of log lines: line i (0-based) holds `ERROR` when i % 25 is 0, `Error` when it is 1, and `timeout` or
- * `declined` when i % 40 is 0 or 1.
- */
-async function* logPieces(): AsyncGenerator<Buffer> {
-  for (let piece = 0; piece < LOG_PIECES; piece++) {
-    const lines: string[] = [];
-    for (let index = 0; index < PIECE_LINES; index++) {
-      const line = piece * PIECE_LINES + index;
-      const level = line % 25 === 0 ? 'ERROR' : line % 25 === 1 ? 'Error' : 'INFO ';
-      const what = line % 40 === 0 ? 'timeout ' : line % 40 === 1 ? 'declined' : 'ok      ';
-      lines.push(`${level} ${what} req=${String(line).padStart(12, '0')} ${'é'.repeat(9)}…\n`);
-    }
-    yield Buffer.from(lines.join(''));
-  }
-}
 
 afterAll(async () => {
   await pad.close();
@@ -97,7 +80,7 @@ describe('grep on hostile inputs', () => {
   }, 120_000);
 
   it('greps 54 MiB of log for a literal, an alternation and -i without stalling the event loop', async () => {
-    const lines = LOG_PIECES * PIECE_LINES;
+    const lines = LOG_PIECES * GREP_LOG_PIECE_LINES;
     // Lines i < lines with i % every === rest.
     const count = (every: number, rest: number): number => Math.ceil((lines - rest) / every);
     const cases = [

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probeEventLoop, TEST_STALL_BOUND_MS } from '../../../test/support/event-loop-probe.js';
+import { grepLogPieces } from '../../../test/support/stall-logs.js';
 import { createScratchpad, type Scratchpad } from '../../scratchpad/scratchpad.js';
 import type { GrepResult } from '../../scratchpad/types.js';
 import { createSqliteDriver } from '../sqlite/index.js';
@@ -12,27 +13,6 @@ import { createPostgresDriver } from './postgres-driver.js';
 
 const url = process.env.SCRATCHPAD_TEST_POSTGRES_URL ?? 'postgres://root@127.0.0.1:5432/test';
 const schema = `scratchpad_test_${randomBytes(6).toString('hex')}`;
-
-const PIECES = 32;
-/** Lines per piece (54-byte lines, accents included): 32 pieces are 27 MiB. */
-const PIECE_LINES = 16_384;
-
-/**
- * Log lines: line i (0-based) holds `ERROR` when i % 25 is 0, `Error` when it is 1, and `timeout` or `declined`
- * when i % 40 is 0 or 1.
- */
-async function* logPieces(): AsyncGenerator<Buffer> {
-  for (let piece = 0; piece < PIECES; piece++) {
-    const lines: string[] = [];
-    for (let index = 0; index < PIECE_LINES; index++) {
-      const line = piece * PIECE_LINES + index;
-      const level = line % 25 === 0 ? 'ERROR' : line % 25 === 1 ? 'Error' : 'INFO ';
-      const what = line % 40 === 0 ? 'timeout ' : line % 40 === 1 ? 'declined' : 'ok      ';
-      lines.push(`${level} ${what} req=${String(line).padStart(12, '0')} ${'é'.repeat(9)}…\n`);
-    }
-    yield Buffer.from(lines.join(''));
-  }
-}
 
 /** What a grep found, without the entry's record (ids and times differ between the two stores). */
 function answer({ entry: _entry, ...found }: GrepResult): Omit<GrepResult, 'entry'> {
@@ -47,8 +27,8 @@ beforeAll(async () => {
   directory = await mkdtemp(join(tmpdir(), 'postgres-grep-stall-'));
   postgres = createScratchpad({ driver: await createPostgresDriver({ connectionString: url, schema }) });
   sqlite = createScratchpad({ driver: createSqliteDriver({ path: join(directory, 'store.db') }) });
-  await postgres.write('s', 'log', logPieces());
-  await sqlite.write('s', 'log', logPieces());
+  await postgres.write('s', 'log', grepLogPieces(32));
+  await sqlite.write('s', 'log', grepLogPieces(32));
 }, 120_000);
 
 afterAll(async () => {

@@ -6,6 +6,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../../../test/helpers/built-cli.js';
 import { probeEventLoop, TEST_STALL_BOUND_MS } from '../../../test/support/event-loop-probe.js';
+import { searchLogText } from '../../../test/support/stall-logs.js';
 import { createScratchpad, type Scratchpad } from '../../scratchpad/scratchpad.js';
 import type { SearchResult } from '../../scratchpad/types.js';
 import { createPostgresDriver } from './postgres-driver.js';
@@ -21,18 +22,6 @@ afterAll(async () => {
   await admin.end();
 });
 
-/** `megabytes` of log-like lines, every line different, with `word` on every 1,000th line. */
-function logText(megabytes: number, word: string): string {
-  const lines: string[] = [];
-  let bytes = 0;
-  for (let line = 0; bytes < megabytes * 1_000_000; line += 1) {
-    const text = `2026-11-24T12:${String(line % 60).padStart(2, '0')} worker-${line % 97} handled request ${line * 7919} in ${line % 503} ms${line % 1000 === 0 ? ` ${word}` : ''}`;
-    lines.push(text);
-    bytes += text.length + 1;
-  }
-  return lines.join('\n');
-}
-
 /** A fresh schema whose session `s1` holds 4 × 8 MB of log, nothing indexed yet. */
 async function storeWithLogs(): Promise<{ schema: string; pad: Scratchpad }> {
   const schema = `scratchpad_test_${randomBytes(6).toString('hex')}`;
@@ -43,7 +32,8 @@ async function storeWithLogs(): Promise<{ schema: string; pad: Scratchpad }> {
     driver: await createPostgresDriver({ connectionString: url, schema }),
     chunkSize: 64 * 1024,
   });
-  for (let part = 0; part < 4; part += 1) await pad.write('s1', `log-${part}`, logText(8, `marker${part}`));
+  for (let part = 0; part < 4; part += 1)
+    await pad.write('s1', `log-${part}`, searchLogText(8, `marker${part}`));
   return { schema, pad };
 }
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { probeEventLoop, TEST_STALL_BOUND_MS } from '../../../test/support/event-loop-probe.js';
+import { searchLogText } from '../../../test/support/stall-logs.js';
 import { createScratchpad } from '../../scratchpad/scratchpad.js';
 import { createSearchTool } from '../../tools/default/search-tool.js';
 import { createSqliteDriver } from './index.js';
@@ -11,25 +12,14 @@ import { createSqliteDriver } from './index.js';
 const root = mkdtempSync(join(tmpdir(), 'scratchpad-sqlite-first-search-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-/** `megabytes` of log-like lines, every line different, with `word` on every 1,000th line. */
-function logText(megabytes: number, word: string): string {
-  const lines: string[] = [];
-  let bytes = 0;
-  for (let line = 0; bytes < megabytes * 1_000_000; line += 1) {
-    const text = `2026-11-24T12:${String(line % 60).padStart(2, '0')} worker-${line % 97} handled request ${line * 7919} in ${line % 503} ms${line % 1000 === 0 ? ` ${word}` : ''}`;
-    lines.push(text);
-    bytes += text.length + 1;
-  }
-  return lines.join('\n');
-}
-
 describe('SQLite first search over a large session', () => {
   it('answers from the part indexed so far with the progress, without stalling the event loop, and completes later', async () => {
     const driver = createSqliteDriver({ path: join(root, 'store.db') });
     // 64 KiB chunks: one indexing step (one chunk at least) stays short even on a loaded machine running the
     // whole suite; the mechanism is the one 256 KiB chunks use (bench:first-search measures those).
     const pad = createScratchpad({ driver, chunkSize: 64 * 1024 });
-    for (let part = 0; part < 4; part += 1) await pad.write('s1', `log-${part}`, logText(8, `marker${part}`));
+    for (let part = 0; part < 4; part += 1)
+      await pad.write('s1', `log-${part}`, searchLogText(8, `marker${part}`));
 
     const first = await probeEventLoop(() => pad.search('s1', 'marker0 marker1 marker2 marker3'));
     expect(first.worstBusyMs).toBeLessThan(TEST_STALL_BOUND_MS);
@@ -62,7 +52,7 @@ describe('SQLite first search over a large session', () => {
     const path = join(root, 'delete.db');
     const driver = createSqliteDriver({ path });
     const pad = createScratchpad({ driver, chunkSize: 64 * 1024 });
-    await pad.write('s1', 'big', logText(40, 'gone'));
+    await pad.write('s1', 'big', searchLogText(40, 'gone'));
     await pad.write('s1', 'small', 'gone but kept');
     let indexed = await pad.search('s1', 'gone');
     while (indexed.indexing) indexed = await pad.search('s1', 'gone');
