@@ -1,7 +1,6 @@
-import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { workerScript } from '../../core/worker-script.js';
 import type { ChunkSource } from '../../stores/driver.js';
 import type { GrepScan } from './grep-scanner.js';
 import type { GrepJob, GrepWorkerReply, GrepWorkerRequest } from './grep-worker.js';
@@ -38,7 +37,7 @@ export class GrepThread {
   #dead = false;
 
   constructor() {
-    this.#worker = new Worker(workerScript());
+    this.#worker = new Worker(grepWorkerScript());
     this.#worker.unref();
     this.#worker.on('message', (reply: GrepWorkerReply) => {
       const job = this.#job;
@@ -194,16 +193,9 @@ export class GrepThreadPool {
 /** The pool every grep of this process uses. */
 export const grepThreads = new GrepThreadPool();
 
-/**
- * The worker's script: `grep-worker.js` next to this module in the built package. Tests run this module from its
- * TypeScript source, which a worker thread cannot load: they use the build in `dist/` (`npm test` builds first).
- */
-function workerScript(): URL {
-  const sibling = new URL('./grep-worker.js', import.meta.url);
-  if (!import.meta.url.endsWith('.ts')) return sibling;
-  const built = new URL('../../../dist/scratchpad/grep/grep-worker.js', import.meta.url);
-  if (!existsSync(fileURLToPath(built))) {
-    throw new Error(`The grep worker is not built (${fileURLToPath(built)}): run \`npm run build\` first.`);
-  }
-  return built;
+/** The grep worker's script (its build in `dist/` when tests run this module from source). */
+function grepWorkerScript(): URL {
+  const script = workerScript(import.meta.url, './grep-worker.js');
+  if (!script) throw new Error('The grep worker is not built: run `npm run build` first.');
+  return script;
 }

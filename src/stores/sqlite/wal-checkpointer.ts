@@ -1,6 +1,5 @@
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { workerScript } from '../../core/worker-script.js';
 import type { SqliteDatabase } from './sqlite-database.js';
 import type { CheckpointWorkerData } from './wal-checkpoint-worker.js';
 
@@ -66,7 +65,8 @@ export class WalCheckpointer {
   }
 
   #start(): void {
-    const script = workerScript();
+    // Without a built worker (tests from source before a build) the connection keeps checkpointing itself.
+    const script = workerScript(import.meta.url, './wal-checkpoint-worker.js');
     if (!script) {
       this.#stopped = true;
       return;
@@ -95,16 +95,4 @@ export class WalCheckpointer {
       // the connection is closed
     }
   }
-}
-
-/**
- * The worker's script next to this module in the built package; tests run the TypeScript source, so they use the
- * build in `dist/` (`npm test` builds first). `undefined` when neither exists: the connection then checkpoints
- * itself as SQLite does by default.
- */
-function workerScript(): URL | undefined {
-  const sibling = new URL('./wal-checkpoint-worker.js', import.meta.url);
-  if (!import.meta.url.endsWith('.ts')) return sibling;
-  const built = new URL('../../../dist/stores/sqlite/wal-checkpoint-worker.js', import.meta.url);
-  return existsSync(fileURLToPath(built)) ? built : undefined;
 }

@@ -1,0 +1,17 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The script of a worker thread that the package ships as `file` beside the module at `moduleUrl`. Tests run
+ * modules from their TypeScript source, which a worker thread cannot load: from `src/` the script is the build's
+ * twin under `dist/` (`npm test` builds first). `undefined` when that build does not exist.
+ */
+export function workerScript(moduleUrl: string, file: string): URL | undefined {
+  const sibling = new URL(file, moduleUrl);
+  if (!moduleUrl.endsWith('.ts')) return sibling;
+  const at = sibling.pathname.lastIndexOf('/src/');
+  if (at === -1) return undefined;
+  const built = new URL(sibling);
+  built.pathname = `${sibling.pathname.slice(0, at)}/dist/${sibling.pathname.slice(at + '/src/'.length)}`;
+  return existsSync(fileURLToPath(built)) ? built : undefined;
+}
