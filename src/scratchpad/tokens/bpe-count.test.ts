@@ -59,4 +59,25 @@ describe('loadBpeCount', () => {
       expect(cl100k(sample)).toBe(cl100kCount(sample, plain));
     }
   });
+
+  it('merges words on both sides of the narrow heap limit (8,192 bytes) exactly', async () => {
+    const o200k = await loadBpeCount('o200k');
+    // Random lower-case letters are one word each: every length merges through the heap.
+    let state = 7;
+    const letters = (length: number): string => {
+      let word = '';
+      for (let index = 0; index < length; index += 1) {
+        state = (Math.imul(state, 1103515245) + 12345) & 0x7fffffff;
+        word += String.fromCharCode(97 + ((state >> 8) % 26));
+      }
+      return word;
+    };
+    for (const length of [13, 511, 8191, 8192, 8193, 12_000]) {
+      const word = letters(length);
+      expect(o200k(word), `${length} letters`).toBe(o200kCount(word, plain));
+    }
+    // Three bytes a character: a word of 3,000 characters is 9,000 bytes.
+    const wide = '日本'.repeat(1500);
+    expect(o200k(wide)).toBe(o200kCount(wide, plain));
+  });
 });
