@@ -77,6 +77,11 @@ describe('scratchpad CLI', () => {
     expect(run(['search', 'lexer'], undefined, env).stdout).toBe(
       'plan\t1. fix the [lexer] 2. test the [lexer]\n',
     );
+    // A limit out of range is a usage error or the library's INVALID_ARGUMENT, never silently another limit.
+    expect(run(['search', 'lexer', '--limit', '0'], undefined, env)).toMatchObject({ code: 2 });
+    expect(run(['search', 'lexer', '--limit', '1001'], undefined, env).stderr).toMatch(
+      /search limit must be a whole number from 1 to 1,000/,
+    );
     const json = JSON.parse(run(['--json', 'list'], undefined, env).stdout);
     expect(json).toEqual({
       entries: [

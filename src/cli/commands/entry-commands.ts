@@ -3,6 +3,7 @@ import type { Entry } from '../../core/entry.js';
 import { formatBytes, formatCount } from '../../core/format.js';
 import { DEFAULT_LIST_LIMIT, type ListOrder } from '../../scratchpad/listing/list-options.js';
 import { indexingMessage } from '../../scratchpad/search/indexing-message.js';
+import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from '../../scratchpad/search/search-limit.js';
 import type { CliContext } from '../cli-context.js';
 import { nonNegativeInteger, positiveInteger } from '../parse-number.js';
 
@@ -88,12 +89,18 @@ export function registerEntryCommands(program: Command, context: CliContext): vo
     .command('search')
     .description("ranked full-text search over the session's entries")
     .argument('<query>', 'words to look for')
-    .option('--limit <n>', 'most results (default 10)', nonNegativeInteger)
+    .option(
+      '--limit <n>',
+      `most results (default ${DEFAULT_SEARCH_LIMIT}, at most ${MAX_SEARCH_LIMIT})`,
+      positiveInteger,
+    )
     .action(async (query: string, flags: { limit?: number }) => {
       const scratchpad = await context.scratchpad();
-      const { hits, indexing } = await scratchpad.search(context.options.session, query, {
-        limit: Math.max(1, flags.limit ?? 10),
-      });
+      const { hits, indexing } = await scratchpad.search(
+        context.options.session,
+        query,
+        flags.limit === undefined ? {} : { limit: flags.limit },
+      );
       const found =
         hits.length === 0
           ? `no entry mentions ${JSON.stringify(query)}`
