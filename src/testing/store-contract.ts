@@ -11,6 +11,7 @@ import type { ContractHarness } from './contract-harness.js';
 import { leaseContract } from './contract-leases.js';
 import { lifecycleContract } from './contract-lifecycle.js';
 import { pagingContract } from './contract-paging.js';
+import { searchContract } from './contract-search.js';
 import { validationContract } from './contract-validation.js';
 import { expectCode } from './expect-code.js';
 
@@ -519,23 +520,6 @@ export function runStoreContract(options: StoreContractOptions): void {
       expect((await pad.stats()).entries).toBe(2);
     });
 
-    test('search ranks entries by the query words with snippets', async () => {
-      const pad = open();
-      await pad.write(
-        's1',
-        'deploy-notes',
-        'We deploy with blue green deployment. The database migration runs first.',
-      );
-      await pad.write('s1', 'shopping', 'milk, eggs, bread');
-      await pad.write('s1', 'db', 'database database database: postgres migration plan');
-      await pad.write('s2', 'elsewhere', 'database in another session');
-      const hits = (await pad.search('s1', 'database migration')).hits;
-      expect(hits.map((hit) => hit.entry.name)).toEqual(['db', 'deploy-notes']);
-      expect(hits[0]?.snippet.toLowerCase()).toContain('[database]');
-      expect((await pad.search('s1', 'zebra')).hits).toEqual([]);
-      await expectCode(pad.search('s1', '   '), 'INVALID_ARGUMENT');
-    });
-
     test('streams a slice as bytes', async () => {
       const pad = open();
       const content = 'abc😀def\n'.repeat(100);
@@ -587,6 +571,7 @@ export function runStoreContract(options: StoreContractOptions): void {
     leaseContract(harness);
     validationContract(harness);
     pagingContract(harness);
+    searchContract(harness);
     capsContract(harness);
     driverContract(harness);
     gcContract(harness);

@@ -36,6 +36,9 @@ export async function searchByScan(
         const text = decodeUtf8(chunk.data);
         // One global match finds every occurrence in one call; an exec loop crosses into RE2 once per hit (as in
         // the redactor): 32,768 hits in 256 KiB took 250 ms that way, 80 ms with one match, on a loaded machine.
+        // RE2's global `match` starts at 0 but answers null when `lastIndex` is past the end of the text, which
+        // the snippet's `exec` below may have left there from a longer chunk.
+        pattern.lastIndex = 0;
         const found = text.match(pattern as unknown as RegExp);
         for (const match of found ?? []) {
           const term = match.toLowerCase();
