@@ -52,7 +52,7 @@ export function commitChange(
     if (current) {
       const previous = contentKey(current.contentId);
       search.unindexContent(previous);
-      entries.update(record);
+      entries.update(record, current);
       chunks.retireContent(previous, now);
     } else {
       entries.insert(record);
@@ -65,11 +65,11 @@ export function commitChange(
     const moved = chunks.appendStaged(target, request.keepChunks, staging);
     chunks.deleteContent(staging);
     record = { ...request.record, contentId: existing.contentId, chunkCount: request.keepChunks + moved };
-    entries.update(record);
+    entries.update(record, existing);
   } else {
     const existing = current as EntryRecord;
     record = { ...request.record, contentId: existing.contentId, chunkCount: existing.chunkCount };
-    entries.update(record);
+    entries.update(record, existing);
   }
   return { ok: true, record, previous: current };
 }

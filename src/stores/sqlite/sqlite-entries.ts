@@ -7,10 +7,12 @@ import { ENTRY_COLUMNS, type EntryRow, entryParameters, toEntryRecord } from './
 const ENTRY_VALUES = ENTRY_COLUMNS.split(', ')
   .map((column) => `@${column}`)
   .join(', ');
-const ENTRY_ASSIGNMENTS = ENTRY_COLUMNS.split(', ')
-  .filter((column) => column !== 'session' && column !== 'name')
-  .map((column) => `${column} = @${column}`)
-  .join(', ');
+/** Columns an index of `entries` holds (besides the key): an update sets them only when their value changes. */
+const INDEXED_COLUMNS = ['id', 'turn', 'created_at', 'updated_at', 'expires_at', 'content'];
+/** Columns no index holds: an update always sets them (the row is rewritten anyway). */
+const UNINDEXED_COLUMNS = ENTRY_COLUMNS.split(', ').filter(
+  (column) => column !== 'session' && column !== 'name' && !INDEXED_COLUMNS.includes(column),
+);
 
 /** The `entries` and `sessions` tables. Every statement is prepared once (list statements once per shape). */
 export class EntryTable {
@@ -19,7 +21,8 @@ export class EntryTable {
   readonly #getById: SqliteStatement;
   readonly #getByContent: SqliteStatement;
   readonly #insert: SqliteStatement;
-  readonly #update: SqliteStatement;
+  /** Update statements by the indexed columns they set (at most 2^6 shapes). */
+  readonly #updates = new Map<string, SqliteStatement>();
   readonly #delete: SqliteStatement;
   readonly #touchSession: SqliteStatement;
   readonly #sessionExists: SqliteStatement;
@@ -39,9 +42,6 @@ export class EntryTable {
     );
     this.#getByContent = database.prepare(`SELECT ${ENTRY_COLUMNS} FROM entries WHERE content = ?`);
     this.#insert = database.prepare(`INSERT INTO entries (${ENTRY_COLUMNS}) VALUES (${ENTRY_VALUES})`);
-    this.#update = database.prepare(
-      `UPDATE entries SET ${ENTRY_ASSIGNMENTS} WHERE session = @session AND name = @name`,
-    );
     this.#delete = database.prepare('DELETE FROM entries WHERE session = ? AND name = ?');
     this.#touchSession = database.prepare(
       'INSERT INTO sessions (id, created_at, updated_at) VALUES (@session, @now, @now) ON CONFLICT (id) DO UPDATE SET updated_at = @now',
@@ -89,9 +89,28 @@ export class EntryTable {
     this.#insert.run(entryParameters(record));
   }
 
-  /** Overwrites every field of the entry `record.session`/`record.name`. */
-  update(record: EntryRecord): void {
-    this.#update.run(entryParameters(record));
+  /**
+   * Overwrites the entry `record.session`/`record.name`, whose row is `current` (read in the same transaction),
+   * with `record`. An indexed column is set only when its value changes: SQLite rewrites the entries of every
+   * index over a column an `UPDATE` sets, even to the same value, and each is a WAL page per write (a replace
+   * keeps the id, turn and creation time: three of the six entry indexes stay untouched; decision 006).
+   */
+  update(record: EntryRecord, current: EntryRecord): void {
+    const parameters = entryParameters(record);
+    const before = entryParameters(current);
+    const changed = INDEXED_COLUMNS.filter((column) => parameters[column] !== before[column]);
+    const key = changed.join(',');
+    let statement = this.#updates.get(key);
+    if (!statement) {
+      const assignments = [...UNINDEXED_COLUMNS, ...changed]
+        .map((column) => `${column} = @${column}`)
+        .join(', ');
+      statement = this.#database.prepare(
+        `UPDATE entries SET ${assignments} WHERE session = @session AND name = @name`,
+      );
+      this.#updates.set(key, statement);
+    }
+    statement.run(parameters);
   }
 
   /** Removes the entry row (the caller retires its content). */
