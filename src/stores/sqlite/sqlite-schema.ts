@@ -234,6 +234,13 @@ export const MIGRATIONS: readonly string[] = [
     LEFT JOIN blob_files ON blob_files.id = chunks.file
     WHERE chunks.indexed = 1;
   `,
+  // 8 → 9: fewer index pages per small write (decision 006). Only entries with a turn are in \`entries_by_turn\`:
+  // a turn's listing asks for \`turn = ?\`, which implies \`turn IS NOT NULL\`, and nothing lists the entries
+  // without one through it; an entry written outside any turn then adds nothing to it.
+  `
+  DROP INDEX entries_by_turn;
+  CREATE INDEX entries_by_turn ON entries (session, turn, created_at, name) WHERE turn IS NOT NULL;
+  `,
 ];
 
 /** The schema version this code writes (`PRAGMA user_version`). */
