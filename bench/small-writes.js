@@ -7,7 +7,10 @@
  * transaction per insert, a text primary key). Paired and alternated: each round runs a batch of raw inserts and a
  * batch of service writes (the order flips every round); the figure is the per-round ratio of mean latencies
  * (median and range over rounds). Also: bytes the process wrote per write (`wchar` of /proc/self/io: the WAL
- * pages, the checkpoints), for new entries (create) and for replacing one entry again and again.
+ * pages, the checkpoints), for new entries (create) and for replacing one entry again and again; and on SQLite the
+ * ratio of main-thread CPU time per write (/proc/thread-self/schedstat), which a shared machine's load distorts
+ * far less than wall-clock time: under load both sides wait for a core alike and the wall-clock ratio shrinks
+ * (decision 006).
  * With `--store postgres://…` (or `measureSmallWrites({ store })`) the same on PostgreSQL: the service over the
  * PostgreSQL driver (a schema of its own) next to a raw `pg` insert of the same bytes into a `bytea` table with a
  * text primary key, autocommit, at the server's durability (`synchronous_commit` as configured, `on` by default).
@@ -34,6 +37,15 @@ function writtenBytes() {
   try {
     const match = /^wchar:\s*(\d+)/m.exec(readFileSync('/proc/self/io', 'utf8'));
     return match ? Number(match[1]) : Number.NaN;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** Nanoseconds the calling thread has run on a CPU so far (Linux), or NaN. */
+function threadCpuNs() {
+  try {
+    return Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]);
   } catch {
     return Number.NaN;
   }
@@ -150,18 +162,25 @@ export async function measureSmallWrites(options = {}) {
       const rawMs = [];
       const oursMs = [];
       const ratios = [];
+      const cpuRatios = [];
       const rawBytes = [];
       const oursBytes = [];
       for (let round = 0; round < rounds; round++) {
         log(`small writes (${mode}) round ${round + 1}/${rounds}`);
+        let rawCpu = 0;
+        let oursCpu = 0;
         const measureRaw = async () => {
           const before = writtenBytes();
+          const cpu = threadCpuNs();
           rawMs.push(await runRaw(mode));
+          rawCpu = threadCpuNs() - cpu;
           rawBytes.push((writtenBytes() - before) / batch);
         };
         const measureOurs = async () => {
           const before = writtenBytes();
+          const cpu = threadCpuNs();
           oursMs.push(await runOurs(mode));
+          oursCpu = threadCpuNs() - cpu;
           oursBytes.push((writtenBytes() - before) / batch);
         };
         if (round % 2 === 0) {
@@ -172,13 +191,19 @@ export async function measureSmallWrites(options = {}) {
           await measureRaw();
         }
         ratios.push(oursMs.at(-1) / rawMs.at(-1));
+        cpuRatios.push(oursCpu / rawCpu);
       }
+      // On PostgreSQL the server does the work: this process's CPU time says little about either side.
+      const cpu = !postgres && cpuRatios.every(Number.isFinite);
       figures[mode] = {
         rawMs: round(median(rawMs), 4),
         oursMs: round(median(oursMs), 4),
         ratioMedian: round(median(ratios), 2),
         ratioMin: round(Math.min(...ratios), 2),
         ratioMax: round(Math.max(...ratios), 2),
+        cpuRatioMedian: cpu ? round(median(cpuRatios), 2) : 'n/a',
+        cpuRatioMin: cpu ? round(Math.min(...cpuRatios), 2) : 'n/a',
+        cpuRatioMax: cpu ? round(Math.max(...cpuRatios), 2) : 'n/a',
         // On PostgreSQL the server writes the WAL: this process's own writes are only what it sends.
         rawBytesPerWrite: postgres ? 'server' : Math.round(median(rawBytes)),
         oursBytesPerWrite: postgres ? 'server' : Math.round(median(oursBytes)),
@@ -200,6 +225,7 @@ export function printSmallWrites(figures) {
       'raw insert',
       'scratchpad',
       'ratio (median, range)',
+      'main-thread CPU ratio',
       'bytes written raw / ours',
       'target',
     ],
@@ -210,6 +236,9 @@ export function printSmallWrites(figures) {
         `${f.rawMs} ms`,
         `${f.oursMs} ms`,
         `${f.ratioMedian}× (${f.ratioMin}–${f.ratioMax})`,
+        f.cpuRatioMedian === 'n/a' || f.cpuRatioMedian === undefined
+          ? 'n/a'
+          : `${f.cpuRatioMedian}× (${f.cpuRatioMin}–${f.cpuRatioMax})`,
         `${f.rawBytesPerWrite} / ${f.oursBytesPerWrite}`,
         f.ratioMedian <= 2 ? '≤ 2× ✓' : '≤ 2× ✗',
       ];
