@@ -1,5 +1,6 @@
 import { type CompiledPattern, compilePattern, findMatch, findMatchingLine } from '../../core/regex.js';
 import { literalAlternatives, requiredLiterals } from '../../core/required-literals.js';
+import { foldableAscii, SimdNeedle, simdAvailable } from './simd-needle.js';
 
 /** What {@link LineSearcher.find} is asked for. */
 export interface RegionQuery {
@@ -26,8 +27,10 @@ export interface RegionMatches {
  * is only alternative literals (`literalAlternatives`, e.g. `timeout|declined`), are searched with
  * `Buffer.indexOf` and no RE2 at all; a line-local RE2 pattern with required literals (`requiredLiterals`) is
  * searched by scanning for the literals and running RE2 on the lines that hold one only; other patterns run RE2
- * over the region (ignoring case, letters give no literal: RE2's own case-folded prefix search is faster than
- * folding the region in JavaScript, measured in decision 002). Pure and synchronous; it runs in the grep worker.
+ * over the region. Ignoring case, literal alternatives that fold within ASCII are found by `SimdNeedle`
+ * (WebAssembly SIMD), without RE2; other patterns ignoring case give no literal for letters (RE2's case-folded
+ * scan is faster than folding the region in JavaScript, decision 002). Pure and synchronous; it runs in the grep
+ * worker.
  */
 export class LineSearcher {
   readonly source: string;
@@ -37,7 +40,9 @@ export class LineSearcher {
   readonly needles: Buffer[];
   /** The needles are every string the pattern matches: no RE2 on the lines at all. */
   readonly exact: boolean;
-  #probes: NeedleProbe[] = [];
+  /** The needles are found ignoring case (`SimdNeedle`). */
+  readonly #folded: boolean;
+  #probes: Probe[] = [];
 
   constructor(source: string, ignoreCase: boolean) {
     this.source = source;
@@ -48,13 +53,16 @@ export class LineSearcher {
     const alternatives =
       pattern.kind === 'literal'
         ? [source]
-        : lineLocal && !ignoreCase
-          ? literalAlternatives(source)
+        : lineLocal
+          ? ignoreCase
+            ? foldedAlternatives(source)
+            : literalAlternatives(source)
           : undefined;
     const literals =
       pattern.kind === 're2' && lineLocal && !alternatives ? requiredLiterals(source, ignoreCase) : undefined;
     const needles = alternatives ?? literals ?? [];
     this.exact = alternatives !== undefined;
+    this.#folded = ignoreCase && alternatives !== undefined;
     this.needles = needles.every((literal) => !literal.includes('\n'))
       ? needles.map((literal) => Buffer.from(literal, 'utf8'))
       : [];
@@ -87,7 +95,12 @@ export class LineSearcher {
   #findByLiterals(buffer: Buffer, { end, exact, limit }: RegionQuery): RegionMatches {
     const pattern = this.pattern;
     const needles = this.needles;
-    if (this.#probes.length === 0) this.#probes = needles.map((needle) => new NeedleProbe(needle, buffer));
+    if (this.#probes.length === 0) {
+      this.#probes = needles.map((needle) =>
+        simdAvailable() ? new SimdNeedle(needle, buffer, this.#folded) : new NeedleProbe(needle, buffer),
+      );
+    }
+    for (const probe of this.#probes) probe.startRegion?.();
     // The next occurrence of each needle at or after the position it was searched from (-1: none left).
     const next = needles.map(() => -2);
     const found: number[] = [];
@@ -134,6 +147,24 @@ export function lineEndAt(buffer: Buffer, at: number, end: number): number {
   return newline === -1 || newline >= end ? end : newline;
 }
 
+/**
+ * Ignoring case, the strings of `literalAlternatives` when each is ASCII and folds to ASCII only
+ * (`foldableAscii`) and WebAssembly SIMD runs here: `SimdNeedle` finds them. Otherwise undefined (RE2).
+ */
+function foldedAlternatives(source: string): string[] | undefined {
+  if (!simdAvailable()) return undefined;
+  const alternatives = literalAlternatives(source);
+  return alternatives?.every(foldableAscii) ? alternatives : undefined;
+}
+
+/** Finds one needle in a region. */
+interface Probe {
+  /** Where the needle next starts at or after `from` (and before `end`), or -1. */
+  next(buffer: Buffer, from: number, end: number): number;
+  /** Called before a new region is searched. */
+  startRegion?(): void;
+}
+
 /** Bytes of the first region counted to choose each needle's rarest byte. */
 const SAMPLE_BYTES = 64 * 1024;
 
@@ -141,7 +172,7 @@ const SAMPLE_BYTES = 64 * 1024;
  * Finds one needle fast: `Buffer.indexOf` jumps with `memchr` on the first byte of what it searches, so it
  * searches the needle from its rarest byte (as counted in a sample of the text) and checks the bytes before it.
  */
-class NeedleProbe {
+class NeedleProbe implements Probe {
   readonly #needle: Buffer;
   readonly #offset: number;
   readonly #probe: Buffer;

@@ -59,6 +59,11 @@ const words = [
   'K',
   'ſ',
   'É',
+  // ASCII bytes one bit (0x20) away from each other, only letters among them folded ignoring case.
+  '@',
+  '`',
+  '[',
+  '{',
 ];
 const texts = fc
   .array(fc.constantFrom(...words, '\n', '\n', 'zz', 'ü', 'y'.repeat(60)), {
@@ -84,6 +89,9 @@ const patterns = fc.constantFrom(
   ['S|é', true],
   ['ERR', true],
   ['err(or)?', true],
+  ['x@', true],
+  ['\\{ab|\\[', true],
+  ['ab`', true],
 );
 
 describe('grep across chunk boundaries', () => {

@@ -3,6 +3,7 @@ import type { Chunk } from '../../core/chunk.js';
 import { decodeChunks, type StoredChunk } from '../../stores/chunk-codec.js';
 import type { ChunkInFile, ChunkInPostgres, ChunkSource } from '../../stores/driver.js';
 import type { PostgresChunkFetcher } from '../../stores/postgres/postgres-chunk-fetcher.js';
+import { scanBuffer } from './simd-needle.js';
 
 /**
  * Turns chunk sources into chunks in the grep worker: bytes given are used as they are, chunks in files are read
@@ -150,12 +151,14 @@ export class SourceReader {
     ).then((done) => done.every(Boolean));
   }
 
-  /** Buffer `slot`, grown to hold the file bytes of `sources`. */
+  /**
+   * Buffer `slot`, grown to hold the file bytes of `sources`; in WebAssembly memory (`scanBuffer`), where the
+   * literal search (`SimdNeedle`) finds the bytes without copying them.
+   */
   #reserve(slot: number, sources: readonly ChunkSource[]): Buffer {
     let fileBytes = 0;
     for (const source of sources) if (inFile(source)) fileBytes += source.storedBytes;
-    if ((this.#buffers[slot] as Buffer).byteLength < fileBytes)
-      this.#buffers[slot] = Buffer.allocUnsafe(fileBytes);
+    if ((this.#buffers[slot] as Buffer).byteLength < fileBytes) this.#buffers[slot] = scanBuffer(fileBytes);
     return this.#buffers[slot] as Buffer;
   }
 

@@ -1,0 +1,88 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { foldableAscii, SimdNeedle, scanBuffer, simdAvailable } from './simd-needle.js';
+
+/** Every start of `needle` in `text`, ignoring ASCII case (JavaScript's own search of the escaped literal). */
+function reference(text: string, needle: string, ignoreCase: boolean): number[] {
+  const regex = new RegExp(needle.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&'), ignoreCase ? 'gi' : 'g');
+  const found: number[] = [];
+  for (let match = regex.exec(text); match !== null; match = regex.exec(text)) {
+    found.push(match.index);
+    regex.lastIndex = match.index + 1;
+  }
+  return found;
+}
+
+function allStarts(probe: SimdNeedle, text: Buffer, from: number, end: number): number[] {
+  const found: number[] = [];
+  probe.startRegion();
+  for (let at = probe.next(text, from, end); at !== -1; at = probe.next(text, at + 1, end)) found.push(at);
+  return found;
+}
+
+const alphabet = ['e', 'E', 'r', 'R', 'o', 'O', '@', '`', '[', '{', ' ', '\n', 'x'];
+const asciiText = fc
+  .array(fc.constantFrom(...alphabet), { maxLength: 300, size: 'max' })
+  .map((parts) => parts.join(''));
+const needles = fc.constantFrom(
+  'error',
+  'e',
+  'Er',
+  'rO x',
+  'x@',
+  '`[',
+  'ERROR',
+  'oe{',
+  '@`@`@`@`@`@`@`@`@`@`',
+);
+
+describe('SimdNeedle', () => {
+  it('runs here (WebAssembly SIMD)', () => {
+    expect(simdAvailable()).toBe(true);
+  });
+
+  it('property: finds every start a case-insensitive search finds, in any buffer and range', () => {
+    fc.assert(
+      fc.property(
+        asciiText,
+        needles,
+        fc.boolean(),
+        fc.nat(20),
+        fc.nat(20),
+        fc.boolean(),
+        (text, needle, inScanBuffer, cutStart, cutEnd, ignoreCase) => {
+          const bytes = Buffer.from(text, 'latin1');
+          // A view into a scan buffer (searched where it is) or a plain one (copied to the needle's memory).
+          const holder = inScanBuffer
+            ? scanBuffer(bytes.byteLength + 32)
+            : Buffer.alloc(bytes.byteLength + 32);
+          bytes.copy(holder, 7);
+          const view = holder.subarray(7, 7 + bytes.byteLength);
+          const from = Math.min(cutStart, bytes.byteLength);
+          const end = Math.max(from, bytes.byteLength - cutEnd);
+          const probe = new SimdNeedle(Buffer.from(needle, 'latin1'), view, ignoreCase);
+          const expected = reference(text.slice(0, end), needle, ignoreCase).filter((at) => at >= from);
+          expect(allStarts(probe, view, from, end)).toEqual(expected);
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  it('searches a new region after startRegion, not the copy of the last one', () => {
+    const probe = new SimdNeedle(Buffer.from('error'), Buffer.from('x'));
+    const text = Buffer.from('an ERROR here, and an Error there and more text after it');
+    expect(allStarts(probe, text, 0, text.byteLength)).toEqual([3, 22]);
+    Buffer.from('no match at all in this text, none, none, none, none').copy(text);
+    expect(allStarts(probe, text, 0, text.byteLength)).toEqual([]);
+  });
+
+  it('takes only needles whose case variants are ASCII (RE2 folds k and s to non-ASCII letters too)', () => {
+    expect(foldableAscii('error')).toBe(true);
+    expect(foldableAscii('a-b [x] @`{')).toBe(true);
+    expect(foldableAscii('task')).toBe(false);
+    expect(foldableAscii('K')).toBe(false);
+    expect(foldableAscii('ERRÖR')).toBe(false);
+    expect(foldableAscii('')).toBe(false);
+  });
+});
