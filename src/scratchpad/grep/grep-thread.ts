@@ -43,7 +43,7 @@ export class GrepThread {
       const job = this.#job;
       if (!job || job.id !== reply.id) return;
       if (reply.type === 'sources') {
-        job.sources(reply.seq, reply.read).then(
+        Promise.all(reply.seqs.map((seq) => job.sources(seq, reply.read))).then(
           (sources) => this.#send(reply.id, reply.request, sources),
           (error: Error) => {
             // A scan that ended meanwhile (stopped at its limit) asked for sources it no longer needs.
@@ -112,16 +112,18 @@ export class GrepThread {
   }
 
   /** Sends sources to the worker: bytes in memory as copies it owns (transferred, so copied once). */
-  #send(id: number, request: number, sources: readonly ChunkSource[]): void {
+  #send(id: number, request: number, batches: ReadonlyArray<readonly ChunkSource[]>): void {
     if (this.#dead || this.#job?.id !== id) return;
     const transfer: ArrayBuffer[] = [];
-    const owned = sources.map((source): ChunkSource => {
-      if (!('data' in source)) return source;
-      const data = new Uint8Array(source.data.byteLength);
-      data.set(source.data);
-      transfer.push(data.buffer);
-      return { ...source, data };
-    });
+    const owned = batches.map((sources) =>
+      sources.map((source): ChunkSource => {
+        if (!('data' in source)) return source;
+        const data = new Uint8Array(source.data.byteLength);
+        data.set(source.data);
+        transfer.push(data.buffer);
+        return { ...source, data };
+      }),
+    );
     const message: GrepWorkerRequest = { type: 'sources', id, request, sources: owned };
     this.#worker.postMessage(message, transfer);
   }
