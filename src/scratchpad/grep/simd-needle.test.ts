@@ -69,6 +69,50 @@ describe('SimdNeedle', () => {
     );
   });
 
+  it('property: countLines counts the lines that hold the needle, then next finds the rest', () => {
+    const lines = fc
+      .array(fc.constantFrom(...alphabet, 'error', 'ERROR\n'), { maxLength: 200, size: 'max' })
+      .map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(
+        lines,
+        needles,
+        fc.boolean(),
+        fc.boolean(),
+        fc.integer({ min: 1, max: 30 }),
+        (text, needle, inScanBuffer, ignoreCase, maxLines) => {
+          const bytes = Buffer.from(text, 'latin1');
+          const holder = inScanBuffer
+            ? scanBuffer(bytes.byteLength + 32)
+            : Buffer.alloc(bytes.byteLength + 32);
+          bytes.copy(holder, 5);
+          const view = holder.subarray(5, 5 + bytes.byteLength);
+          const probe = new SimdNeedle(Buffer.from(needle, 'latin1'), view, ignoreCase);
+          probe.startRegion();
+          // As the grep counts: WebAssembly first, then `next` for the tail it leaves, line by line.
+          let count = 0;
+          let position = 0;
+          while (position < view.byteLength && count < maxLines) {
+            const counted = probe.countLines(view, position, view.byteLength, maxLines - count);
+            if (!counted) throw new Error('a short needle is counted');
+            count += counted.lines;
+            position = counted.stoppedAt;
+            if (count >= maxLines || position >= view.byteLength) break;
+            const at = probe.next(view, position, view.byteLength);
+            if (at === -1) break;
+            count++;
+            const newline = view.indexOf(10, at);
+            position = newline === -1 ? view.byteLength : newline + 1;
+          }
+          const folded = (value: string): string => (ignoreCase ? value.toLowerCase() : value);
+          const expected = text.split('\n').filter((line) => folded(line).includes(folded(needle))).length;
+          expect(count).toBe(Math.min(expected, maxLines));
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
   it('searches a new region after startRegion, not the copy of the last one', () => {
     const probe = new SimdNeedle(Buffer.from('error'), Buffer.from('x'));
     const text = Buffer.from('an ERROR here, and an Error there and more text after it');

@@ -32,6 +32,16 @@ function moduleBytes(): Uint8Array {
   const GE_U = [0x4f];
   const CTZ = [0x68];
   const ADD = [0x6a];
+  const SUB = [0x6b];
+  const I32_AND = [0x71];
+  const I32_OR = [0x72];
+  const EQZ = [0x45];
+  const I32_EQ = [0x46];
+  const NE = [0x47];
+  const LT_U = [0x49];
+  const GT_U = [0x4b];
+  const LOAD8 = [0x2d, 0]; // i32.load8_u, then the offset
+  const STORE = [0x36, 2, 0]; // i32.store, 4-byte aligned, offset 0
   const ALIGNED_1 = [0, 0];
   // find(from, limit, distance, first, firstMask, second, secondMask) -> i32: the first p in the 16-byte steps
   // from `from` below `limit` (and the 15 bytes after each) where (m[p] | firstMask) == first and
@@ -47,17 +57,50 @@ function moduleBytes(): Uint8Array {
     [get(0), CONST, [16], ADD, set(0), BR, [0]], // p += 16, loop
     [END, END, CONST, [0x7f], END], // -1
   ].flat(2);
-  const code = [2, 4, V128, 1, I32, ...body];
+  // count(p, limit, distance, first, firstMask, second, secondMask, end, area, length, firstOffset, maxLines) -> i32:
+  // from `p` on, like find, but each candidate is checked against the needle at `area + 8` (its bytes, then its
+  // masks) and each match counts its line and skips to the line's end (a \n, or `end`), until `maxLines` lines or
+  // `limit`; where the search stopped (the next p) is stored at `area`. Locals 12-15: the splats, 16: the bitmask,
+  // 17: the count, 18: the needle's start, 19: an index.
+  const count = [
+    [get(3), SPLAT, set(12), get(4), SPLAT, set(13), get(5), SPLAT, set(14), get(6), SPLAT, set(15)],
+    [BLOCK, LOOP], // out, scan
+    [get(0), get(1), GE_U, BR_IF, [1]],
+    [get(0), LOAD, ALIGNED_1, get(13), OR, get(12), EQ],
+    [get(0), get(2), ADD, LOAD, ALIGNED_1, get(15), OR, get(14), EQ],
+    [AND, BITMASK, set(16)],
+    [BLOCK, LOOP], // next block, candidates
+    [get(16), EQZ, BR_IF, [1]], // no candidate left: the next 16 positions
+    [get(0), get(16), CTZ, ADD, get(10), SUB, set(18)], // start = p + lane - firstOffset
+    [get(16), get(16), CONST, [1], SUB, I32_AND, set(16)], // drop the lowest candidate
+    [BLOCK], // fail
+    [get(18), get(9), ADD, get(7), GT_U, BR_IF, [0]], // past the end
+    [CONST, [0], set(19), LOOP, get(19), get(9), LT_U, IF], // each byte of the needle
+    [get(18), get(19), ADD, LOAD8, [0], get(8), get(9), ADD, get(19), ADD, LOAD8, [8], I32_OR],
+    [get(8), get(19), ADD, LOAD8, [8], NE, BR_IF, [2]], // (m[start + i] | mask[i]) != needle[i]: fail
+    [get(19), CONST, [1], ADD, set(19), BR, [1], END, END],
+    [get(17), CONST, [1], ADD, set(17), get(18), set(19)], // a matching line; its end:
+    [BLOCK, LOOP, get(19), get(7), GE_U, BR_IF, [1], get(19), LOAD8, [0], CONST, [10], I32_EQ, BR_IF, [1]],
+    [get(19), CONST, [1], ADD, set(19), BR, [0], END, END],
+    [get(19), CONST, [1], ADD, get(10), ADD, set(0)], // p = the next line's start + firstOffset
+    [get(17), get(11), GE_U, BR_IF, [4], BR, [3]], // enough lines: out; else scan from p
+    [END, BR, [0], END, END], // fail: the next candidate
+    [get(0), CONST, [16], ADD, set(0), BR, [0]],
+    [END, END, get(8), get(0), STORE, get(17), END],
+  ].flat(2);
+  const findCode = [2, 4, V128, 1, I32, ...body];
+  const countCode = [2, 4, V128, 4, I32, ...count];
   const section = (id: number, content: number[]): number[] => [id, ...leb(content.length), ...content];
   const name = (text: string): number[] => [text.length, ...Buffer.from(text, 'latin1')];
   const header = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00];
   return new Uint8Array([
     ...header,
-    ...section(1, [1, 0x60, 7, I32, I32, I32, I32, I32, I32, I32, 1, I32]), // type: (i32 x 7) -> i32
+    // types: (i32 x 7) -> i32, (i32 x 12) -> i32
+    ...section(1, [2, 0x60, 7, ...Array(7).fill(I32), 1, I32, 0x60, 12, ...Array(12).fill(I32), 1, I32]),
     ...section(2, [1, ...name('env'), ...name('memory'), 0x02, 0x00, 0x01]), // import env.memory, min 1 page
-    ...section(3, [1, 0]), // one function of type 0
-    ...section(7, [1, ...name('find'), 0x00, 0]), // export it as find
-    ...section(10, [1, ...leb(code.length), ...code]), // its locals (4 v128, 1 i32) and body
+    ...section(3, [2, 0, 1]), // find, count
+    ...section(7, [2, ...name('find'), 0x00, 0, ...name('count'), 0x00, 1]),
+    ...section(10, [2, ...leb(findCode.length), ...findCode, ...leb(countCode.length), ...countCode]),
   ]);
 }
 
@@ -112,19 +155,51 @@ export function simdAvailable(): boolean {
 }
 
 const PAGE = 64 * 1024;
+/** Bytes at the end of each memory for `count`'s needle (and where it stopped): needles up to 1,000 bytes. */
+const AREA = 2048 + 8;
+const MAX_COUNTED_NEEDLE = 1000;
 
-/** `find` over each buffer made by {@link scanBuffer}, by its ArrayBuffer. */
-const finders = new WeakMap<ArrayBufferLike, Find>();
+type Count = (
+  from: number,
+  limit: number,
+  distance: number,
+  first: number,
+  firstMask: number,
+  second: number,
+  secondMask: number,
+  end: number,
+  area: number,
+  length: number,
+  firstOffset: number,
+  maxLines: number,
+) => number;
 
-function instantiate(bytes: number): { memory: { buffer: ArrayBuffer }; find: Find } {
+/** One instance of the module over its own memory. */
+interface Scanner {
+  find: Find;
+  count: Count;
+  /** The memory's bytes, and where its needle area starts. */
+  bytes: Buffer<ArrayBuffer>;
+  area: number;
+}
+
+/** The scanner of each buffer made by {@link scanBuffer}, by its ArrayBuffer. */
+const scanners = new WeakMap<ArrayBufferLike, Scanner>();
+
+function instantiate(bytes: number): Scanner {
   const module = scanModule();
   if (!module || !wasm) throw new Error('WebAssembly SIMD is not available.');
-  const pages = Math.max(1, Math.ceil(bytes / PAGE));
+  const pages = Math.max(1, Math.ceil((bytes + AREA) / PAGE));
   const memory = new wasm.Memory({ initial: pages, maximum: pages });
   const instance = new wasm.Instance(module, { env: { memory } });
-  const find = instance.exports.find as Find;
-  finders.set(memory.buffer, find);
-  return { memory, find };
+  const scanner = {
+    find: instance.exports.find as Find,
+    count: instance.exports.count as Count,
+    bytes: Buffer.from(memory.buffer),
+    area: pages * PAGE - AREA,
+  };
+  scanners.set(memory.buffer, scanner);
+  return scanner;
 }
 
 /**
@@ -133,7 +208,7 @@ function instantiate(bytes: number): { memory: { buffer: ArrayBuffer }; find: Fi
  */
 export function scanBuffer(bytes: number): Buffer<ArrayBuffer> {
   if (!simdAvailable()) return Buffer.allocUnsafe(bytes);
-  return Buffer.from(instantiate(bytes).memory.buffer, 0, bytes);
+  return Buffer.from(instantiate(bytes).bytes.buffer, 0, bytes);
 }
 
 /** True for an ASCII needle whose case variants are ASCII only (RE2 folds `k` and `s` to non-ASCII letters too). */
@@ -154,7 +229,7 @@ export class SimdNeedle {
   readonly #first: number;
   readonly #second: number;
   /** Memory for text not in a {@link scanBuffer} (replaced by a larger one when needed). */
-  #scratch: { buffer: Buffer; find: Find } | undefined;
+  #scratch: Scanner | undefined;
   /** The text copied to the scratch memory in this region, if any. */
   #copied: { text: Buffer; end: number } | undefined;
 
@@ -189,15 +264,15 @@ export class SimdNeedle {
     const length = this.#lower.byteLength;
     if (end - from < length) return -1;
     // The text where it is (a scan buffer) or its copy; `base` is where text[0] is in the memory searched.
-    let find = finders.get(text.buffer);
+    let scanner = scanners.get(text.buffer);
     let view = text;
     let base = text.byteOffset;
-    if (!find) {
-      const copy = this.#copy(text, end);
-      find = copy.find;
-      view = copy.buffer;
+    if (!scanner) {
+      scanner = this.#copy(text, end);
+      view = scanner.bytes;
       base = 0;
     }
+    const find = scanner.find;
     const first = this.#first;
     const second = this.#second;
     const lower = this.#lower;
@@ -235,6 +310,52 @@ export class SimdNeedle {
     }
   }
 
+  /**
+   * Counts the lines of `text[from, end)` that hold the needle, up to `maxLines`, from `from` (a line start, or a
+   * position on a line without the needle before it) on, in WebAssembly: no call per match. It stops short of the
+   * last 16 + distance bytes: `stoppedAt` is where to go on from (with {@link next}), a line start or a position
+   * with no needle before it on its line. Undefined for a needle too long for the memory's needle area.
+   */
+  countLines(
+    text: Buffer,
+    from: number,
+    end: number,
+    maxLines: number,
+  ): { lines: number; stoppedAt: number } | undefined {
+    const length = this.#lower.byteLength;
+    if (length > MAX_COUNTED_NEEDLE) return undefined;
+    let scanner = scanners.get(text.buffer);
+    let base = text.byteOffset;
+    if (!scanner) {
+      scanner = this.#copy(text, end);
+      base = 0;
+    }
+    const first = this.#first;
+    const second = this.#second;
+    const lower = this.#lower;
+    const masks = this.#masks;
+    const area = scanner.area;
+    scanner.bytes.set(lower, area + 8);
+    scanner.bytes.set(masks, area + 8 + length);
+    const limit = end - (second - first) - 15;
+    if (from + first >= limit) return { lines: 0, stoppedAt: from };
+    const lines = scanner.count(
+      base + from + first,
+      base + limit,
+      second - first,
+      lower[first] as number,
+      masks[first] as number,
+      lower[second] as number,
+      masks[second] as number,
+      base + end,
+      area,
+      length,
+      first,
+      maxLines,
+    );
+    return { lines, stoppedAt: scanner.bytes.readInt32LE(area) - base - first };
+  }
+
   #matchesAt(view: Buffer, start: number): boolean {
     const lower = this.#lower;
     const masks = this.#masks;
@@ -245,16 +366,15 @@ export class SimdNeedle {
   }
 
   /** `text[0, end)` in the scratch memory, copied once per region. */
-  #copy(text: Buffer, end: number): { buffer: Buffer; find: Find } {
+  #copy(text: Buffer, end: number): Scanner {
     const copied = this.#copied;
     let scratch = this.#scratch;
     if (scratch && copied?.text === text && copied.end >= end) return scratch;
-    if (!scratch || scratch.buffer.byteLength < end) {
-      const made = instantiate(Math.max(end, 1024 * 1024));
-      scratch = { buffer: Buffer.from(made.memory.buffer), find: made.find };
+    if (!scratch || scratch.area < end) {
+      scratch = instantiate(Math.max(end, 1024 * 1024));
       this.#scratch = scratch;
     }
-    text.copy(scratch.buffer, 0, 0, end);
+    text.copy(scratch.bytes, 0, 0, end);
     this.#copied = { text, end };
     return scratch;
   }
