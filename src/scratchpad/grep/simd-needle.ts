@@ -27,11 +27,11 @@ function moduleBytes(): Uint8Array {
   const BR = [0x0c];
   const BR_IF = [0x0d];
   const RETURN = [0x0f];
-  const TEE = [0x22];
   const CONST = [0x41];
   const GE_U = [0x4f];
   const CTZ = [0x68];
   const ADD = [0x6a];
+  const SHL = [0x74];
   const SUB = [0x6b];
   const I32_AND = [0x71];
   const I32_OR = [0x72];
@@ -45,30 +45,73 @@ function moduleBytes(): Uint8Array {
   const ALIGNED_1 = [0, 0];
   // find(from, limit, distance, first, firstMask, second, secondMask) -> i32: the first p in the 16-byte steps
   // from `from` below `limit` (and the 15 bytes after each) where (m[p] | firstMask) == first and
-  // (m[p + distance] | secondMask) == second, or -1. Locals 7-10: the splatted bytes and masks, 11: the bitmask.
+  // (m[p + distance] | secondMask) == second, or -1. Locals 7-10: the splatted bytes and masks, 11: the bitmask,
+  // 12: the step.
   const body = [
     [get(3), SPLAT, set(7), get(4), SPLAT, set(8), get(5), SPLAT, set(9), get(6), SPLAT, set(10)],
     [BLOCK, LOOP],
     [get(0), get(1), GE_U, BR_IF, [1]], // p >= limit: leave the block
     [get(0), LOAD, ALIGNED_1, get(8), OR, get(7), EQ], // (m[p..p+16] | firstMask) == first
     [get(0), get(2), ADD, LOAD, ALIGNED_1, get(10), OR, get(9), EQ], // (m[p+distance..] | secondMask) == second
-    [AND, BITMASK, TEE, [11]],
-    [IF, get(0), get(11), CTZ, ADD, RETURN, END], // a candidate: p + its lane
-    [get(0), CONST, [16], ADD, set(0), BR, [0]], // p += 16, loop
+    [AND, BITMASK, set(11), CONST, [16], set(12)],
+    // The next 16 positions too, when they are below `limit`: 32 a step.
+    [get(0), CONST, [16], ADD, get(1), LT_U, IF],
+    [
+      get(0),
+      LOAD,
+      [0, 16],
+      get(8),
+      OR,
+      get(7),
+      EQ,
+      get(0),
+      get(2),
+      ADD,
+      LOAD,
+      [0, 16],
+      get(10),
+      OR,
+      get(9),
+      EQ,
+    ],
+    [AND, BITMASK, CONST, [16], SHL, get(11), I32_OR, set(11), CONST, [32], set(12), END],
+    [get(11), IF, get(0), get(11), CTZ, ADD, RETURN, END], // a candidate: p + its lane
+    [get(0), get(12), ADD, set(0), BR, [0]], // p += the step, loop
     [END, END, CONST, [0x7f], END], // -1
   ].flat(2);
   // count(p, limit, distance, first, firstMask, second, secondMask, end, area, length, firstOffset, maxLines) -> i32:
   // from `p` on, like find, but each candidate is checked against the needle at `area + 8` (its bytes, then its
   // masks) and each match counts its line and skips to the line's end (a \n, or `end`), until `maxLines` lines or
   // `limit`; where the search stopped (the next p) is stored at `area`. Locals 12-15: the splats, 16: the bitmask,
-  // 17: the count, 18: the needle's start, 19: an index.
+  // 17: the count, 18: the needle's start, 19: an index, 20: the step.
   const count = [
     [get(3), SPLAT, set(12), get(4), SPLAT, set(13), get(5), SPLAT, set(14), get(6), SPLAT, set(15)],
     [BLOCK, LOOP], // out, scan
     [get(0), get(1), GE_U, BR_IF, [1]],
     [get(0), LOAD, ALIGNED_1, get(13), OR, get(12), EQ],
     [get(0), get(2), ADD, LOAD, ALIGNED_1, get(15), OR, get(14), EQ],
-    [AND, BITMASK, set(16)],
+    [AND, BITMASK, set(16), CONST, [16], set(20)],
+    // The next 16 positions too, when they are below `limit`: 32 a step.
+    [get(0), CONST, [16], ADD, get(1), LT_U, IF],
+    [
+      get(0),
+      LOAD,
+      [0, 16],
+      get(13),
+      OR,
+      get(12),
+      EQ,
+      get(0),
+      get(2),
+      ADD,
+      LOAD,
+      [0, 16],
+      get(15),
+      OR,
+      get(14),
+      EQ,
+    ],
+    [AND, BITMASK, CONST, [16], SHL, get(16), I32_OR, set(16), CONST, [32], set(20), END],
     [BLOCK, LOOP], // next block, candidates
     [get(16), EQZ, BR_IF, [1]], // no candidate left: the next 16 positions
     [get(0), get(16), CTZ, ADD, get(10), SUB, set(18)], // start = p + lane - firstOffset
@@ -85,11 +128,11 @@ function moduleBytes(): Uint8Array {
     [get(19), CONST, [1], ADD, get(10), ADD, set(0)], // p = the next line's start + firstOffset
     [get(17), get(11), GE_U, BR_IF, [4], BR, [3]], // enough lines: out; else scan from p
     [END, BR, [0], END, END], // fail: the next candidate
-    [get(0), CONST, [16], ADD, set(0), BR, [0]],
+    [get(0), get(20), ADD, set(0), BR, [0]],
     [END, END, get(8), get(0), STORE, get(17), END],
   ].flat(2);
-  const findCode = [2, 4, V128, 1, I32, ...body];
-  const countCode = [2, 4, V128, 4, I32, ...count];
+  const findCode = [2, 4, V128, 2, I32, ...body];
+  const countCode = [2, 4, V128, 5, I32, ...count];
   const section = (id: number, content: number[]): number[] => [id, ...leb(content.length), ...content];
   const name = (text: string): number[] => [text.length, ...Buffer.from(text, 'latin1')];
   const header = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00];
