@@ -211,7 +211,7 @@ describe('postgres driver', () => {
       while (waiting === 0) {
         const locks = await admin.query(
           `SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE $1`,
-          [`%INSERT INTO "${schema}".entries%`],
+          [`%"${schema}".write_entry%`],
         );
         waiting = Number(locks.rows[0].n);
       }

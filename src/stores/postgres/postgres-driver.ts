@@ -20,7 +20,7 @@ import { createPgPool } from './load-pg.js';
 import { describeTarget, type PostgresTarget, toStoreError } from './postgres-errors.js';
 import { postgresListSql } from './postgres-list-query.js';
 import { migrate } from './postgres-migrations.js';
-import type { PostgresClient, PostgresPool, PostgresQueryResult } from './postgres-pool.js';
+import type { PostgresClient, PostgresPool, PostgresQueryable, PostgresQueryResult } from './postgres-pool.js';
 import {
   assertStorable,
   ENTRY_COLUMNS,
@@ -47,6 +47,7 @@ import {
 } from './postgres-staging.js';
 import { StagingBuffer } from './postgres-staging-buffer.js';
 import { type Rollback, withTransaction } from './postgres-transaction.js';
+import { NEEDS_READ_COMMITTED, writeEntry } from './postgres-write-entry.js';
 
 /** Options for {@link createPostgresDriver}. */
 export interface PostgresDriverConfig {
@@ -98,6 +99,8 @@ export class PostgresDriver implements StoreDriver {
   readonly #openStaging = new Map<string, StagingBuffer>();
   #lastPurge = Number.NEGATIVE_INFINITY;
   #closed = false;
+  /** An autocommit statement runs under READ COMMITTED (the server's default); false once it did not. */
+  #autocommitReadCommitted = true;
 
   /** Wraps a pool whose schema is already migrated; use {@link createPostgresDriver} instead. */
   constructor(
@@ -158,7 +161,54 @@ export class PostgresDriver implements StoreDriver {
 
   async doCommit(request: CommitRequest): Promise<CommitResult> {
     assertStorable(request.record);
-    const result = await this.#transaction(async (client, rollback) => {
+    // A content this driver's writer still holds whole (never opened a staging row) is written by one call
+    // of write_entry: one round trip, one durable commit. Everything else takes the explicit transaction.
+    const buffer = request.mode === 'replace' ? this.#openStaging.get(request.stagingId) : undefined;
+    const result =
+      request.mode === 'replace' && buffer?.opened === false
+        ? await this.#writeWhole(request.record, request.expectedVersion, buffer.chunks)
+        : await this.#commitInTransaction(request);
+    if (result.ok && request.mode !== 'metadata') {
+      const buffer = this.#openStaging.get(request.stagingId);
+      this.#openStaging.delete(request.stagingId);
+      if (buffer) {
+        buffer.closed = true;
+        buffer.clear();
+      }
+    }
+    if (result.ok) await this.#purge(false);
+    return result;
+  }
+
+  /** A replace whose chunks are all in memory, by `write_entry` (see postgres-write-entry.ts). */
+  async #writeWhole(
+    requested: EntryRecord,
+    expectedVersion: number | null,
+    chunks: readonly Chunk[],
+  ): Promise<CommitResult> {
+    const record: EntryRecord = { ...requested, chunkCount: chunks.length };
+    const write = (db: PostgresQueryable) => writeEntry(db, this.#s, record, expectedVersion, this.#now(), chunks);
+    const outcome = await this.#guard(async () => {
+      if (this.#autocommitReadCommitted) {
+        try {
+          return await write(this.#pool);
+        } catch (error) {
+          if ((error as { code?: unknown } | null)?.code !== NEEDS_READ_COMMITTED) throw error;
+          // The server's default isolation is stricter: from now on, an explicit READ COMMITTED transaction.
+          this.#autocommitReadCommitted = false;
+        }
+      }
+      return withTransaction(this.#pool, async (client, rollback) => {
+        const written = await write(client);
+        return written.ok ? written : rollback(written);
+      });
+    });
+    return outcome.ok ? { ok: true, record, previous: outcome.previous } : outcome;
+  }
+
+  /** A commit in an explicit transaction: appends, metadata changes, contents with a staging row. */
+  async #commitInTransaction(request: CommitRequest): Promise<CommitResult> {
+    return this.#transaction(async (client, rollback) => {
       const { session, name } = request.record;
       await client.query(
         `INSERT INTO ${this.#s}.sessions (id, created_at, updated_at) VALUES ($1, $2, $2)
@@ -206,16 +256,6 @@ export class PostgresDriver implements StoreDriver {
       }
       return { ok: true, record: { ...record }, previous: current } satisfies CommitResult;
     });
-    if (result.ok && request.mode !== 'metadata') {
-      const buffer = this.#openStaging.get(request.stagingId);
-      this.#openStaging.delete(request.stagingId);
-      if (buffer) {
-        buffer.closed = true;
-        buffer.clear();
-      }
-    }
-    if (result.ok) await this.#purge(false);
-    return result;
   }
 
   async doGetEntry(session: string, name: string): Promise<EntryRecord | undefined> {

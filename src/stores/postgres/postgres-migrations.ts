@@ -3,6 +3,7 @@ import { formatTarget, type PostgresTarget } from './postgres-errors.js';
 import type { PostgresPool } from './postgres-pool.js';
 import { splitJoinedWords } from './postgres-schema.js';
 import { withTransaction } from './postgres-transaction.js';
+import { writeEntryFunction } from './postgres-write-entry.js';
 
 /** One schema change: the statements that take the schema from `version - 1` to `version`. */
 export interface Migration {
@@ -136,6 +137,11 @@ export const MIGRATIONS: readonly Migration[] = [
       `DROP INDEX ${s}.entries_session_turn`,
       `CREATE INDEX entries_session_turn ON ${s}.entries (session, turn, created_at, name)`,
     ],
+  },
+  {
+    // A small write in one round trip (decision 006): see WRITE_ENTRY_FUNCTION.
+    version: 4,
+    statements: (s) => [writeEntryFunction(s)],
   },
 ];
 

@@ -1,0 +1,150 @@
+import type { Chunk } from '../../core/chunk.js';
+import type { EntryRecord } from '../../core/entry.js';
+import type { PostgresQueryable } from './postgres-pool.js';
+import { ENTRY_COLUMNS, entryValues, toEntryRecord } from './postgres-records.js';
+
+/**
+ * A small write in one round trip: the server-side function `write_entry` does in one statement what a commit
+ * of a content with no staging row did in five (`BEGIN`, session upsert, entry `SELECT … FOR UPDATE`, entry
+ * write with its chunks, `COMMIT`), in the same order and with the same locks: it upserts the session row (which
+ * serializes the session's commits), then locks the entry row (a fresh snapshot: a volatile function takes one
+ * per statement, so it sees an entry committed while it waited for the session), checks the version, inserts the
+ * chunks and their bytes, retires the superseded content, and inserts or updates the entry. Called in autocommit,
+ * it is one durable commit; a lost compare-and-set raises {@link CAS_LOST} with the entry it found (as JSON in
+ * the error's detail, empty when there is none), so the statement rolls back and writes nothing, not even the
+ * session row, as the transaction's rollback did.
+ *
+ * It must run under READ COMMITTED (row locks, not serialization failures, decide races): under another
+ * isolation it raises {@link NEEDS_READ_COMMITTED} before touching anything, and the driver runs it again in an
+ * explicit READ COMMITTED transaction.
+ */
+
+/** SQLSTATE of a lost compare-and-set in `write_entry`. */
+export const CAS_LOST = 'SPCAS';
+/** SQLSTATE `write_entry` raises when the transaction is not READ COMMITTED. */
+export const NEEDS_READ_COMMITTED = 'SPRC1';
+
+/**
+ * The function as migration 4 creates it. Released: never edit; change it with a new migration
+ * (`CREATE OR REPLACE FUNCTION`). `s` is the quoted schema.
+ */
+export function writeEntryFunction(s: string): string {
+  return `CREATE FUNCTION ${s}.write_entry(
+      expected bigint, now_at bigint,
+      e_session text, e_name text, e_id text, e_turn text, e_step bigint, e_source text, e_kind text,
+      e_media_type text, e_bytes bigint, e_chars bigint, e_lines bigint, e_sha256 text, e_created_at bigint,
+      e_updated_at bigint, e_expires_at bigint, e_pinned boolean, e_evictable boolean, e_version bigint,
+      e_metadata json, e_content_id text, e_chunk_count integer,
+      c_data bytea[], c_seq integer[], c_byte_start bigint[], c_char_start bigint[], c_line_start bigint[],
+      c_bytes integer[], c_chars integer[], c_newlines integer[]
+    ) RETURNS json LANGUAGE plpgsql VOLATILE AS $fn$
+    DECLARE
+      previous ${s}.entries;
+      existed boolean;
+      new_data_id bigint;
+    BEGIN
+      IF current_setting('transaction_isolation') <> 'read committed' THEN
+        RAISE EXCEPTION 'write_entry runs under READ COMMITTED only' USING ERRCODE = '${NEEDS_READ_COMMITTED}';
+      END IF;
+      INSERT INTO ${s}.sessions (id, created_at, updated_at) VALUES (e_session, now_at, now_at)
+        ON CONFLICT (id) DO UPDATE SET updated_at = excluded.updated_at;
+      SELECT * INTO previous FROM ${s}.entries WHERE session = e_session AND name = e_name FOR UPDATE;
+      existed := FOUND;
+      IF (CASE WHEN existed THEN previous.version END) IS DISTINCT FROM expected THEN
+        RAISE EXCEPTION 'compare-and-set lost' USING ERRCODE = '${CAS_LOST}',
+          DETAIL = CASE WHEN existed THEN row_to_json(previous)::text ELSE '' END;
+      END IF;
+      FOR i IN 1 .. coalesce(cardinality(c_data), 0) LOOP
+        INSERT INTO ${s}.chunk_data (data) VALUES (c_data[i]) RETURNING id INTO new_data_id;
+        INSERT INTO ${s}.chunks (content_id, seq, byte_start, char_start, line_start, bytes, chars, newlines, data_id)
+          VALUES (e_content_id, c_seq[i], c_byte_start[i], c_char_start[i], c_line_start[i], c_bytes[i], c_chars[i],
+            c_newlines[i], new_data_id);
+      END LOOP;
+      IF existed THEN
+        IF previous.content_id <> e_content_id THEN
+          INSERT INTO ${s}.retired (content_id, retired_at) VALUES (previous.content_id, now_at);
+        END IF;
+        UPDATE ${s}.entries SET (session, name, id, turn, step, source, kind, media_type, bytes, chars, lines, sha256,
+            created_at, updated_at, expires_at, pinned, evictable, version, metadata, content_id, chunk_count)
+          = ROW(e_session, e_name, e_id, e_turn, e_step, e_source, e_kind, e_media_type, e_bytes, e_chars, e_lines,
+            e_sha256, e_created_at, e_updated_at, e_expires_at, e_pinned, e_evictable, e_version, e_metadata,
+            e_content_id, e_chunk_count)
+          WHERE session = e_session AND name = e_name;
+        RETURN row_to_json(previous);
+      END IF;
+      -- Two creators of one name: the second finds the first's row here (after waiting for it) and loses.
+      INSERT INTO ${s}.entries (session, name, id, turn, step, source, kind, media_type, bytes, chars, lines, sha256,
+          created_at, updated_at, expires_at, pinned, evictable, version, metadata, content_id, chunk_count)
+        VALUES (e_session, e_name, e_id, e_turn, e_step, e_source, e_kind, e_media_type, e_bytes, e_chars, e_lines,
+          e_sha256, e_created_at, e_updated_at, e_expires_at, e_pinned, e_evictable, e_version, e_metadata,
+          e_content_id, e_chunk_count)
+        ON CONFLICT (session, name) DO NOTHING;
+      IF NOT FOUND THEN
+        SELECT * INTO previous FROM ${s}.entries WHERE session = e_session AND name = e_name;
+        RAISE EXCEPTION 'compare-and-set lost' USING ERRCODE = '${CAS_LOST}',
+          DETAIL = CASE WHEN FOUND THEN row_to_json(previous)::text ELSE '' END;
+      END IF;
+      RETURN NULL;
+    END
+    $fn$`;
+}
+
+/** What a `write_entry` call ended with: written (with the row it replaced), or a lost compare-and-set. */
+export type WriteEntryOutcome =
+  | { ok: true; previous: EntryRecord | undefined }
+  | { ok: false; current: EntryRecord | undefined };
+
+/**
+ * Writes `record` with `chunks` (its whole content) if the entry's version is `expectedVersion` (`null`: no
+ * entry), in one statement on `db`: in autocommit (a pool) it is its own durable transaction. Rethrows anything
+ * but a lost compare-and-set, {@link NEEDS_READ_COMMITTED} included.
+ */
+export async function writeEntry(
+  db: PostgresQueryable,
+  s: string,
+  record: EntryRecord,
+  expectedVersion: number | null,
+  now: number,
+  chunks: readonly Chunk[],
+): Promise<WriteEntryOutcome> {
+  const values: unknown[] = [expectedVersion, now, ...entryValues(record)];
+  const param = (value: unknown) => `$${values.push(value)}`;
+  const head = values.map((_, index) => `$${index + 1}`).join(', ');
+  // Each chunk's bytes are a parameter of their own (sent as binary); typed, or ARRAY[] would make them text.
+  const data =
+    chunks.length === 0
+      ? `'{}'::bytea[]`
+      : `ARRAY[${chunks.map((chunk) => `${param(bufferOf(chunk.data))}::bytea`).join(', ')}]`;
+  const columns = [
+    chunks.map((chunk) => chunk.seq),
+    chunks.map((chunk) => chunk.byteStart),
+    chunks.map((chunk) => chunk.charStart),
+    chunks.map((chunk) => chunk.lineStart),
+    chunks.map((chunk) => chunk.bytes),
+    chunks.map((chunk) => chunk.chars),
+    chunks.map((chunk) => chunk.newlines),
+  ].map(param);
+  try {
+    const result = await db.query(
+      `SELECT ${s}.write_entry(${head}, ${data}, ${columns.join(', ')}) AS previous`,
+      values,
+    );
+    return { ok: true, previous: entryFromJson(result.rows[0]?.previous) };
+  } catch (error) {
+    if ((error as { code?: unknown } | null)?.code !== CAS_LOST) throw error;
+    const detail = (error as { detail?: unknown }).detail;
+    return { ok: false, current: entryFromJson(typeof detail === 'string' && detail !== '' ? detail : null) };
+  }
+}
+
+/** An entry row as `row_to_json` gives it (parsed by `pg`, or still text from a pool that does not parse json). */
+function entryFromJson(value: unknown): EntryRecord | undefined {
+  if (value === null || value === undefined) return undefined;
+  const row = (typeof value === 'string' ? JSON.parse(value) : value) as Record<string, unknown>;
+  for (const column of ENTRY_COLUMNS) if (!(column in row)) throw new Error(`write_entry returned no ${column}.`);
+  return toEntryRecord(row);
+}
+
+function bufferOf(data: Uint8Array): Buffer {
+  return Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+}
