@@ -30,7 +30,10 @@ const { createScratchpad } = await import('../dist/index.js');
 /** Statement kind: its first words, with the schema and parameters left out. */
 function kind(text) {
   const sql = typeof text === 'string' ? text : text.text;
-  const compact = sql.replace(/"[^"]+"\./g, '').replace(/\s+/g, ' ').trim();
+  const compact = sql
+    .replace(/"[^"]+"\./g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
   if (/^WITH nothing/.test(compact)) return 'WITH … INSERT entries (+chunks)';
   if (/^WITH retired/.test(compact)) return 'WITH … UPDATE entries (+chunks)';
   return compact.slice(0, 48);
@@ -99,7 +102,9 @@ async function floor(label, run) {
 try {
   const floors = [
     await floor('SELECT 1 (unnamed)', () => raw.query('SELECT 1')),
-    await floor('SELECT $1 (named)', (index) => raw.query({ name: 's1', text: 'SELECT $1::int', values: [index] })),
+    await floor('SELECT $1 (named)', (index) =>
+      raw.query({ name: 's1', text: 'SELECT $1::int', values: [index] }),
+    ),
     await floor('raw insert (named)', (index) =>
       raw.query({
         name: 'ins',
@@ -127,7 +132,9 @@ try {
         `  ${(entry.count / writes).toFixed(2)} × ${(entry.ns / entry.count / 1e6).toFixed(3)} ms  ${key}`,
       );
     }
-    console.log(`  statements ${(statementsNs / writes / 1e6).toFixed(3)} ms, pool checkout ${(checkoutNs / writes / 1e6).toFixed(3)} ms, rest (our CPU) ${((totalNs - statementsNs - checkoutNs) / writes / 1e6).toFixed(3)} ms`);
+    console.log(
+      `  statements ${(statementsNs / writes / 1e6).toFixed(3)} ms, pool checkout ${(checkoutNs / writes / 1e6).toFixed(3)} ms, rest (our CPU) ${((totalNs - statementsNs - checkoutNs) / writes / 1e6).toFixed(3)} ms`,
+    );
   }
   console.log('\nfloors:');
   for (const [label, ms] of floors) console.log(`  ${ms.toFixed(3)} ms  ${label}`);

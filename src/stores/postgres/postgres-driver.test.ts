@@ -230,6 +230,110 @@ describe('postgres driver', () => {
     expect(counts.chunks).toBe(counts.chunk_data);
   });
 
+  it('a small write is one statement: a lost compare-and-set writes nothing, not even the session row', async () => {
+    let clock = 1_000;
+    const driver = await driverOn(freshSchema(), { now: () => clock });
+    const chunk = (text: string) => ({
+      seq: 0,
+      byteStart: 0,
+      charStart: 0,
+      lineStart: 0,
+      bytes: text.length,
+      chars: text.length,
+      newlines: 0,
+      data: Buffer.from(text),
+    });
+    const commit = async (name: string, expectedVersion: number | null, text: string, session = 's1') => {
+      const sink = await driver.doStage(session);
+      await sink.write(chunk(text));
+      const result = await driver.doCommit({
+        mode: 'replace',
+        expectedVersion,
+        stagingId: sink.stagingId,
+        record: testRecord({ session, name, contentId: sink.stagingId, version: (expectedVersion ?? 0) + 1 }),
+      });
+      if (!result.ok) await sink.abort();
+      return result;
+    };
+    const first = await commit('doc', null, 'one');
+    expect(first.ok && first.previous).toBe(undefined);
+    clock = 2_000;
+    const second = await commit('doc', 1, 'two');
+    expect(second.ok && second.previous?.version).toBe(1);
+    const sessionTime = async () =>
+      (await admin.query(`SELECT id, updated_at FROM "${driver.schema}".sessions ORDER BY id`)).rows;
+    expect(await sessionTime()).toEqual([{ id: 's1', updated_at: '2000' }]);
+
+    clock = 3_000;
+    const stale = await commit('doc', 1, 'lost');
+    expect(stale.ok).toBe(false);
+    expect(stale.ok ? undefined : stale.current).toMatchObject({ name: 'doc', version: 2, chunkCount: 1 });
+    const missing = await commit('nothing-here', 4, 'lost', 's2');
+    expect(missing).toEqual({ ok: false, current: undefined });
+    const taken = await commit('doc', null, 'lost');
+    expect(taken.ok ? undefined : taken.current?.version).toBe(2);
+    // The losers left no session row, no session time, no chunk.
+    expect(await sessionTime()).toEqual([{ id: 's1', updated_at: '2000' }]);
+    const record = (await driver.doGetEntry('s1', 'doc')) as EntryRecord;
+    const read = await driver.doReadChunks(record, 0, 1);
+    expect(read.map((one) => Buffer.from(one.data).toString())).toEqual(['two']);
+    expect(await rowCounts(driver.schema)).toMatchObject({
+      entries: 1,
+      chunks: 2,
+      chunk_data: 2,
+      retired: 1,
+    });
+
+    // A creator that waits for the session row while another transaction creates the name finds that entry
+    // (the function's entry lookup takes a fresh snapshot after the wait) and loses.
+    const other = await admin.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query(`SELECT id FROM "${driver.schema}".sessions WHERE id = 's1' FOR UPDATE`);
+      const held = { ...testRecord({ session: 's1', name: 'held' }), contentId: 'held-content' };
+      await other.query(
+        `INSERT INTO "${driver.schema}".entries (${entryColumns()}) VALUES (${entryPlaceholders()})`,
+        entryValues(held),
+      );
+      const racing = commit('held', null, 'late');
+      let waiting = 0;
+      while (waiting === 0) {
+        const locks = await admin.query(
+          `SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE $1`,
+          [`%"${driver.schema}".write_entry%`],
+        );
+        waiting = Number(locks.rows[0].n);
+      }
+      await other.query('COMMIT');
+      const raced = await racing;
+      expect(raced.ok ? undefined : raced.current?.id).toBe(held.id);
+    } finally {
+      other.release();
+    }
+  });
+
+  it('writes under a stricter default isolation too (an explicit READ COMMITTED transaction)', async () => {
+    const schema = freshSchema();
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: 2,
+      options: '-c default_transaction_isolation=serializable',
+    });
+    expect((await pool.query('SHOW transaction_isolation')).rows[0].transaction_isolation).toBe(
+      'serializable',
+    );
+    const driver = await createPostgresDriver({ pool, schema });
+    open.push(driver);
+    const pad = createScratchpad({ driver });
+    await pad.write('s1', 'doc', 'first');
+    const written = await pad.write('s1', 'doc', 'second', { ifVersion: 1 });
+    expect(written.entry.version).toBe(2);
+    expect(await codeOf(pad.write('s1', 'doc', 'stale', { ifVersion: 1 }))).toBe('VERSION_CONFLICT');
+    expect(await codeOf(pad.write('s1', 'doc', 'again', { mode: 'create' }))).toBe('ENTRY_EXISTS');
+    expect((await pad.read('s1', 'doc')).content).toBe('second');
+    expect(await rowCounts(schema)).toMatchObject({ entries: 1, sessions: 1, chunks: 2 });
+  });
+
   it('names the server and says how to configure another when nothing listens', async () => {
     const port = await closedPort();
     const error = await rejection(

@@ -20,7 +20,12 @@ import { createPgPool } from './load-pg.js';
 import { describeTarget, type PostgresTarget, toStoreError } from './postgres-errors.js';
 import { postgresListSql } from './postgres-list-query.js';
 import { migrate } from './postgres-migrations.js';
-import type { PostgresClient, PostgresPool, PostgresQueryable, PostgresQueryResult } from './postgres-pool.js';
+import type {
+  PostgresClient,
+  PostgresPool,
+  PostgresQueryable,
+  PostgresQueryResult,
+} from './postgres-pool.js';
 import {
   assertStorable,
   ENTRY_COLUMNS,
@@ -187,7 +192,8 @@ export class PostgresDriver implements StoreDriver {
     chunks: readonly Chunk[],
   ): Promise<CommitResult> {
     const record: EntryRecord = { ...requested, chunkCount: chunks.length };
-    const write = (db: PostgresQueryable) => writeEntry(db, this.#s, record, expectedVersion, this.#now(), chunks);
+    const write = (db: PostgresQueryable) =>
+      writeEntry(db, this.#s, record, expectedVersion, this.#now(), chunks);
     const outcome = await this.#guard(async () => {
       if (this.#autocommitReadCommitted) {
         try {

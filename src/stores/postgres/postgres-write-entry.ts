@@ -141,7 +141,8 @@ export async function writeEntry(
 function entryFromJson(value: unknown): EntryRecord | undefined {
   if (value === null || value === undefined) return undefined;
   const row = (typeof value === 'string' ? JSON.parse(value) : value) as Record<string, unknown>;
-  for (const column of ENTRY_COLUMNS) if (!(column in row)) throw new Error(`write_entry returned no ${column}.`);
+  for (const column of ENTRY_COLUMNS)
+    if (!(column in row)) throw new Error(`write_entry returned no ${column}.`);
   return toEntryRecord(row);
 }
 
