@@ -39,8 +39,11 @@ export function writeEntryFunction(s: string): string {
       c_bytes integer[], c_chars integer[], c_newlines integer[]
     ) RETURNS json LANGUAGE plpgsql VOLATILE AS $fn$
     DECLARE
-      previous ${s}.entries;
-      existed boolean;
+      -- The entry found (as JSON: what the caller gets back), its version, content and place.
+      previous json;
+      previous_version bigint;
+      previous_content text;
+      previous_at tid;
       new_data_id bigint;
     BEGIN
       IF current_setting('transaction_isolation') <> 'read committed' THEN
@@ -48,11 +51,14 @@ export function writeEntryFunction(s: string): string {
       END IF;
       INSERT INTO ${s}.sessions (id, created_at, updated_at) VALUES (e_session, now_at, now_at)
         ON CONFLICT (id) DO UPDATE SET updated_at = excluded.updated_at;
-      SELECT * INTO previous FROM ${s}.entries WHERE session = e_session AND name = e_name FOR UPDATE;
-      existed := FOUND;
-      IF (CASE WHEN existed THEN previous.version END) IS DISTINCT FROM expected THEN
-        RAISE EXCEPTION 'compare-and-set lost' USING ERRCODE = '${CAS_LOST}',
-          DETAIL = CASE WHEN existed THEN row_to_json(previous)::text ELSE '' END;
+      -- Planned at each call (EXECUTE): a plan PL/pgSQL caches is generic, and one made while the table was
+      -- small (a new store, before its first ANALYZE) may search entries_session_turn for the name, scanning the
+      -- whole session. The update then finds the locked row by its place.
+      EXECUTE 'SELECT to_json(e), e.version, e.content_id, e.ctid FROM ${s}.entries e
+               WHERE e.session = $1 AND e.name = $2 FOR UPDATE'
+        INTO previous, previous_version, previous_content, previous_at USING e_session, e_name;
+      IF previous_version IS DISTINCT FROM expected THEN
+        RAISE EXCEPTION 'compare-and-set lost' USING ERRCODE = '${CAS_LOST}', DETAIL = coalesce(previous::text, '');
       END IF;
       FOR i IN 1 .. coalesce(cardinality(c_data), 0) LOOP
         INSERT INTO ${s}.chunk_data (data) VALUES (c_data[i]) RETURNING id INTO new_data_id;
@@ -60,17 +66,17 @@ export function writeEntryFunction(s: string): string {
           VALUES (e_content_id, c_seq[i], c_byte_start[i], c_char_start[i], c_line_start[i], c_bytes[i], c_chars[i],
             c_newlines[i], new_data_id);
       END LOOP;
-      IF existed THEN
-        IF previous.content_id <> e_content_id THEN
-          INSERT INTO ${s}.retired (content_id, retired_at) VALUES (previous.content_id, now_at);
+      IF previous IS NOT NULL THEN
+        IF previous_content <> e_content_id THEN
+          INSERT INTO ${s}.retired (content_id, retired_at) VALUES (previous_content, now_at);
         END IF;
         UPDATE ${s}.entries SET (session, name, id, turn, step, source, kind, media_type, bytes, chars, lines, sha256,
             created_at, updated_at, expires_at, pinned, evictable, version, metadata, content_id, chunk_count)
           = ROW(e_session, e_name, e_id, e_turn, e_step, e_source, e_kind, e_media_type, e_bytes, e_chars, e_lines,
             e_sha256, e_created_at, e_updated_at, e_expires_at, e_pinned, e_evictable, e_version, e_metadata,
             e_content_id, e_chunk_count)
-          WHERE session = e_session AND name = e_name;
-        RETURN row_to_json(previous);
+          WHERE ctid = previous_at;
+        RETURN previous;
       END IF;
       -- Two creators of one name: the second finds the first's row here (after waiting for it) and loses.
       INSERT INTO ${s}.entries (session, name, id, turn, step, source, kind, media_type, bytes, chars, lines, sha256,
@@ -80,9 +86,9 @@ export function writeEntryFunction(s: string): string {
           e_content_id, e_chunk_count)
         ON CONFLICT (session, name) DO NOTHING;
       IF NOT FOUND THEN
-        SELECT * INTO previous FROM ${s}.entries WHERE session = e_session AND name = e_name;
-        RAISE EXCEPTION 'compare-and-set lost' USING ERRCODE = '${CAS_LOST}',
-          DETAIL = CASE WHEN FOUND THEN row_to_json(previous)::text ELSE '' END;
+        EXECUTE 'SELECT to_json(e) FROM ${s}.entries e WHERE e.session = $1 AND e.name = $2'
+          INTO previous USING e_session, e_name;
+        RAISE EXCEPTION 'compare-and-set lost' USING ERRCODE = '${CAS_LOST}', DETAIL = coalesce(previous::text, '');
       END IF;
       RETURN NULL;
     END
