@@ -77,9 +77,10 @@ const AXIS_COLUMN: Record<ChunkAxis, string> = { byte: 'byte_start', char: 'char
 
 /**
  * The PostgreSQL backend, for teams and fleets that share one store. Content is staged in the writer's memory
- * up to 64 chunks / 1 MiB (a small write then has no staging row and its chunks go in with the commit), beyond
- * that in batches outside any transaction; a commit is one short transaction that locks the session row, then the entry row (`FOR
- * UPDATE`) for compare-and-set, and moves staged chunks under the entry. Locking the session first serializes
+ * up to 64 chunks / 1 MiB, beyond that in batches outside any transaction. A commit locks the session row, then
+ * the entry row (`FOR UPDATE`) for compare-and-set, and moves staged chunks under the entry: for a content still
+ * whole in memory (a small write) all of it is one call of the server-side function `write_entry` in
+ * autocommit, one round trip (postgres-write-entry.ts); otherwise one short explicit transaction. Locking the session first serializes
  * commits within a session, which keeps every lock taken in one order (session, entry) and so deadlock-free,
  * also against deleting the session. Content a replace or delete supersedes is retired, not deleted at once:
  * other processes may be reading it; it is purged after `readGraceMs`. Create it with {@link createPostgresDriver}.
