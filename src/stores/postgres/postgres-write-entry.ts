@@ -6,13 +6,16 @@ import { ENTRY_COLUMNS, entryValues, toEntryRecord } from './postgres-records.js
 /**
  * A small write in one round trip: the server-side function `write_entry` does in one statement what a commit
  * of a content with no staging row did in five (`BEGIN`, session upsert, entry `SELECT … FOR UPDATE`, entry
- * write with its chunks, `COMMIT`), in the same order and with the same locks: it upserts the session row (which
- * serializes the session's commits), then locks the entry row (a fresh snapshot: a volatile function takes one
- * per statement, so it sees an entry committed while it waited for the session), checks the version, inserts the
- * chunks and their bytes, retires the superseded content, and inserts or updates the entry. Called in autocommit,
- * it is one durable commit; a lost compare-and-set raises {@link CAS_LOST} with the entry it found (as JSON in
- * the error's detail, empty when there is none), so the statement rolls back and writes nothing, not even the
- * session row, as the transaction's rollback did.
+ * write with its chunks, `COMMIT`), in the same order and with the same locks: it locks the session row
+ * (`FOR NO KEY UPDATE`, the lock the upsert's update took; creating the row when the session is new), which
+ * serializes the session's commits, then locks the entry row (a fresh snapshot: a volatile function takes one per
+ * statement, so it sees an entry committed while it waited for the session), checks the version, inserts the
+ * chunks and their bytes, retires the superseded content, inserts or updates the entry and sets the session's
+ * time. Called in autocommit, it is one durable commit. A lost compare-and-set returns before anything is
+ * written (a session the function would have created has no entry, so only a blind create creates one), with
+ * the entry it found, and leaves no error in the server's log. Should an entry appear after the lookup all the
+ * same (a writer that did not lock the session), the insert's `ON CONFLICT` finds it and the function raises
+ * {@link CAS_LOST} with that entry as JSON in the error's detail, so the statement rolls back.
  *
  * It must run under READ COMMITTED (row locks, not serialization failures, decide races): under another
  * isolation it raises {@link NEEDS_READ_COMMITTED} before touching anything, and the driver runs it again in an
@@ -44,13 +47,25 @@ export function writeEntryFunction(s: string): string {
       previous_version bigint;
       previous_content text;
       previous_at tid;
+      new_session boolean := false;
       new_data_id bigint;
     BEGIN
       IF current_setting('transaction_isolation') <> 'read committed' THEN
         RAISE EXCEPTION 'write_entry runs under READ COMMITTED only' USING ERRCODE = '${NEEDS_READ_COMMITTED}';
       END IF;
-      INSERT INTO ${s}.sessions (id, created_at, updated_at) VALUES (e_session, now_at, now_at)
-        ON CONFLICT (id) DO UPDATE SET updated_at = excluded.updated_at;
+      LOOP
+        PERFORM 1 FROM ${s}.sessions WHERE id = e_session FOR NO KEY UPDATE;
+        EXIT WHEN FOUND;
+        -- No session, so no entry: only a blind create can win.
+        IF expected IS NOT NULL THEN
+          RETURN json_build_object('ok', false, 'entry', NULL);
+        END IF;
+        INSERT INTO ${s}.sessions (id, created_at, updated_at) VALUES (e_session, now_at, now_at)
+          ON CONFLICT (id) DO NOTHING;
+        new_session := FOUND;
+        EXIT WHEN new_session;
+        -- Another writer created it meanwhile: lock it (again, should it be deleted in between).
+      END LOOP;
       -- Planned at each call (EXECUTE): a plan PL/pgSQL caches is generic, and one made while the table was
       -- small (a new store, before its first ANALYZE) may search entries_session_turn for the name, scanning the
       -- whole session. The update then finds the locked row by its place.
@@ -58,7 +73,7 @@ export function writeEntryFunction(s: string): string {
                WHERE e.session = $1 AND e.name = $2 FOR UPDATE'
         INTO previous, previous_version, previous_content, previous_at USING e_session, e_name;
       IF previous_version IS DISTINCT FROM expected THEN
-        RAISE EXCEPTION 'compare-and-set lost' USING ERRCODE = '${CAS_LOST}', DETAIL = coalesce(previous::text, '');
+        RETURN json_build_object('ok', false, 'entry', previous);
       END IF;
       FOR i IN 1 .. coalesce(cardinality(c_data), 0) LOOP
         INSERT INTO ${s}.chunk_data (data) VALUES (c_data[i]) RETURNING id INTO new_data_id;
@@ -66,6 +81,9 @@ export function writeEntryFunction(s: string): string {
           VALUES (e_content_id, c_seq[i], c_byte_start[i], c_char_start[i], c_line_start[i], c_bytes[i], c_chars[i],
             c_newlines[i], new_data_id);
       END LOOP;
+      IF NOT new_session THEN
+        UPDATE ${s}.sessions SET updated_at = now_at WHERE id = e_session;
+      END IF;
       IF previous IS NOT NULL THEN
         IF previous_content <> e_content_id THEN
           INSERT INTO ${s}.retired (content_id, retired_at) VALUES (previous_content, now_at);
@@ -76,9 +94,8 @@ export function writeEntryFunction(s: string): string {
             e_sha256, e_created_at, e_updated_at, e_expires_at, e_pinned, e_evictable, e_version, e_metadata,
             e_content_id, e_chunk_count)
           WHERE ctid = previous_at;
-        RETURN previous;
+        RETURN json_build_object('ok', true, 'entry', previous);
       END IF;
-      -- Two creators of one name: the second finds the first's row here (after waiting for it) and loses.
       INSERT INTO ${s}.entries (session, name, id, turn, step, source, kind, media_type, bytes, chars, lines, sha256,
           created_at, updated_at, expires_at, pinned, evictable, version, metadata, content_id, chunk_count)
         VALUES (e_session, e_name, e_id, e_turn, e_step, e_source, e_kind, e_media_type, e_bytes, e_chars, e_lines,
@@ -90,7 +107,7 @@ export function writeEntryFunction(s: string): string {
           INTO previous USING e_session, e_name;
         RAISE EXCEPTION 'compare-and-set lost' USING ERRCODE = '${CAS_LOST}', DETAIL = coalesce(previous::text, '');
       END IF;
-      RETURN NULL;
+      RETURN json_build_object('ok', true, 'entry', NULL);
     END
     $fn$`;
 }
@@ -132,10 +149,16 @@ export async function writeEntry(
   ].map(param);
   try {
     const result = await db.query(
-      `SELECT ${s}.write_entry(${head}, ${data}, ${columns.join(', ')}) AS previous`,
+      `SELECT ${s}.write_entry(${head}, ${data}, ${columns.join(', ')}) AS outcome`,
       values,
     );
-    return { ok: true, previous: entryFromJson(result.rows[0]?.previous) };
+    const answer = result.rows[0]?.outcome;
+    const outcome = (typeof answer === 'string' ? JSON.parse(answer) : answer) as
+      | { ok?: unknown; entry?: unknown }
+      | undefined;
+    if (typeof outcome?.ok !== 'boolean') throw new Error('write_entry answered no outcome.');
+    const entry = entryFromJson(outcome.entry);
+    return outcome.ok ? { ok: true, previous: entry } : { ok: false, current: entry };
   } catch (error) {
     if ((error as { code?: unknown } | null)?.code !== CAS_LOST) throw error;
     const detail = (error as { detail?: unknown }).detail;
