@@ -6,7 +6,7 @@
  * (16 KiB pages, WAL, `synchronous = NORMAL`, the store's tokenizer; no checkpoint inside a commit, as the store
  * checkpoints in a worker thread), one transaction per step, in three ways, alternated (the order reverses every
  * round):
- * - `chunk`: one step per 256 KiB chunk, as `SearchIndex.indexStep` does at the default chunk size;
+ * - `chunk`: one step per 256 KiB chunk, as `SearchIndex.indexChunks` does at the default chunk size;
  * - `pieces`: one step per piece of at most `--piece-kib` KiB (default 32) of a chunk, cut after a newline;
  * - `unmerged`: as `chunk`, with FTS5's merging turned off (`automerge` 0, `crisismerge` at its maximum), to show
  *   how much of a step is the merging of index segments FTS5 does inside a commit (not a way to run a store:

@@ -14,6 +14,8 @@ export const SEARCH_INDEX_WAIT_MS = 250;
 export class BackgroundIndexer {
   readonly #step: (session: string) => number | Promise<number>;
   readonly #running = new Map<string, Promise<void>>();
+  /** Loops asked to start while they ran: they take one more step after the one that found nothing to do. */
+  readonly #again = new Set<string>();
   #stopped = false;
 
   /**
@@ -43,10 +45,14 @@ export class BackgroundIndexer {
 
   /**
    * Starts `session`'s loop unless it runs, without waiting for it; its first step runs after a turn of the
-   * event loop (so a caller may start it from a constructor or a transaction's end).
+   * event loop (so a caller may start it from a constructor or a transaction's end). A loop that runs takes at
+   * least one more step that begins after this call: its step in hand (on another thread, or waiting for the
+   * lock) may have looked before the caller's work committed.
    */
   start(session: string): void {
-    if (!this.#stopped) this.#loop(session, true);
+    if (this.#stopped) return;
+    if (this.#running.has(session)) this.#again.add(session);
+    else this.#loop(session, true);
   }
 
   /** Stops every loop after its current step and waits for them. */
@@ -70,7 +76,11 @@ export class BackgroundIndexer {
 
   async #indexUntilDone(session: string, deferred: boolean): Promise<void> {
     if (deferred) await yieldToLoop();
-    while (!this.#stopped && (await this.#step(session)) > 0) await yieldToLoop();
+    while (!this.#stopped) {
+      this.#again.delete(session);
+      if ((await this.#step(session)) === 0 && !this.#again.has(session)) return;
+      await yieldToLoop();
+    }
   }
 }
 

@@ -8,20 +8,22 @@ const BLOCK = 256;
  * per small write). An id reserved and never used is skipped, never reused.
  */
 export class ContentIds {
-  readonly #reserve: (count: number) => number;
+  readonly #reserve: (count: number) => Promise<number>;
   #next = 0;
   #last = -1;
 
   /** @param reserve reserves `count` ids and returns the last of them (the block is `[last - count + 1, last]`). */
-  constructor(reserve: (count: number) => number) {
+  constructor(reserve: (count: number) => Promise<number>) {
     this.#reserve = reserve;
   }
 
   /** A content id no one else has or will get. */
-  next(): number {
+  async next(): Promise<number> {
     if (this.#next > this.#last) {
-      this.#last = this.#reserve(BLOCK);
-      this.#next = this.#last - BLOCK + 1;
+      // Two callers may reserve at once: each takes its id from the block it got, the rest of one block is skipped.
+      const last = await this.#reserve(BLOCK);
+      this.#last = last;
+      this.#next = last - BLOCK + 1;
     }
     return this.#next++;
   }

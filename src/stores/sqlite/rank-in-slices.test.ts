@@ -4,7 +4,6 @@ import { createScratchpad } from '../../scratchpad/scratchpad.js';
 import { createSqliteDriver, type SqliteDriver } from './index.js';
 import { rankInSlices } from './rank-in-slices.js';
 import { SearchIndex } from './sqlite-search.js';
-import { ImmediateTransaction } from './sqlite-transaction.js';
 import { TurnBudget } from './turn-budget.js';
 
 const WORDS = ['amber', 'basalt', 'cobalt', 'dune', 'ember', 'fjord', 'glacier', 'harbor', 'iris', 'jade'];
@@ -35,7 +34,7 @@ describe('ranking in slices of chunk ids', () => {
     await pad.write('s2', 'other-session', words(400, 99));
     let result = await pad.search('s1', 'amber');
     while (result.indexing) result = await pad.search('s1', 'amber');
-    const search = new SearchIndex(database, new ImmediateTransaction(database));
+    const search = new SearchIndex(database);
     const last = search.lastChunk();
     expect(last).toBeGreaterThan(1500);
     for (const query of ['amber', 'basalt OR jade', '"cobalt dune"', 'entry']) {

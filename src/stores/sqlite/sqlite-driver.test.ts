@@ -80,7 +80,8 @@ describe('SqliteDriver', () => {
     expect(driver.path).toBe(path);
     const pad = createScratchpad({ driver });
     await pad.write('s1', 'note', 'from my own connection');
-    expect(database.pragma('busy_timeout', { simple: true })).toBe(1234);
+    // The driver waits for the write lock itself, without blocking the event loop (decision 012).
+    expect(database.pragma('busy_timeout', { simple: true })).toBe(0);
     expect(database.pragma('foreign_keys', { simple: true })).toBe(1);
     expect(database.pragma('synchronous', { simple: true })).toBe(1);
     await driver.close();

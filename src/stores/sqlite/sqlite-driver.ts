@@ -165,21 +165,29 @@ export class SqliteDriver implements StoreDriver {
       this.#blobs = blobDirectoryOf(this.path);
       configureDatabase(this.#database, this.#busyTimeoutMs);
       migrateSchema(this.#database, this.path);
+      // From here on, writes wait for the lock without blocking the event loop (`runWhenFree`, decision 012):
+      // SQLite's own wait sleeps in this thread. Reads in WAL mode take no lock a writer holds.
+      this.#database.exec('PRAGMA busy_timeout = 0');
       registerChunkTextFunction(this.#database, this.#blobs);
       this.#checkpointer =
         this.#ownsDatabase && this.#blobs ? new WalCheckpointer(this.path, this.#database) : undefined;
       const checkpointer = this.#checkpointer;
       this.#transaction = new ImmediateTransaction(
         this.#database,
+        this.#busyTimeoutMs,
         checkpointer && (() => checkpointer.committed()),
       );
       this.#entries = new EntryTable(this.#database);
       this.#chunks = new ChunkStore(this.#database, this.#blobs);
-      this.#search = new SearchIndex(this.#database, this.#transaction);
+      this.#search = new SearchIndex(this.#database);
       this.#indexer = new BackgroundIndexer((session) =>
-        this.#run(() => this.#search.indexStep(session, INDEX_STEP_MS)),
+        this.#runWhenFree(() => this.#search.indexChunks(session, INDEX_STEP_MS)),
       );
-      this.#unindexer = new BackgroundIndexer(() => this.#run(() => this.#search.unindexStep(INDEX_STEP_MS)));
+      this.#unindexer = new BackgroundIndexer(async () =>
+        this.#run(() => this.#search.hasQueued())
+          ? this.#runWhenFree(() => this.#search.unindexChunks(INDEX_STEP_MS))
+          : 0,
+      );
       // What a crashed process (or another one) left queued is worked off from here.
       if (this.#search.hasQueued()) this.#unindexer.start(UNINDEX_LOOP);
     } catch (error) {
@@ -190,7 +198,7 @@ export class SqliteDriver implements StoreDriver {
       this.#ownsDatabase && this.#blobs ? (config.inlineBytes ?? DEFAULT_INLINE_BYTES) : Infinity;
     this.#staging = this.#stagingHost(inlineBytes, compression);
     this.#contentIds = new ContentIds((count) =>
-      this.#transaction.run(() => this.#chunks.reserveContentIds(count)),
+      this.#runWhenFree(() => this.#chunks.reserveContentIds(count)),
     );
     if (this.#ownsDatabase && this.#blobs) {
       this.#reserve = new DiskReserve(this.path);
@@ -200,7 +208,8 @@ export class SqliteDriver implements StoreDriver {
 
   async doStage(session: string): Promise<ContentSink> {
     // No row yet: the first step that stores something for it creates it, else the commit does.
-    const content = this.#run(() => this.#contentIds.next());
+    this.#assertOpen();
+    const content = await this.#contentIds.next();
     const writer = new StagingWriter(
       { content, session, createdAt: this.#now(), stored: false },
       this.#staging,
@@ -222,7 +231,7 @@ export class SqliteDriver implements StoreDriver {
       }
     }
     const tables = { entries: this.#entries, chunks: this.#chunks, search: this.#search };
-    const result = this.#change(() => {
+    const result = await this.#change(() => {
       const now = this.#now();
       // The staged rows go in only once the version check passed: on a conflict nothing is written, and the
       // writer keeps its rows for a retry or an abort.
@@ -395,7 +404,7 @@ export class SqliteDriver implements StoreDriver {
   async doSweepStaging(olderThanMs: number): Promise<SweepResult> {
     const result = emptySweep();
     const listed = this.#run(() => this.#blobs?.list() ?? []);
-    this.#freeing(() => {
+    await this.#freeing(() => {
       const now = this.#now();
       const due = this.#chunks.purgeRetired(now - RETIRED_CONTENT_RETENTION_MS);
       result.released = { contents: due.contents, bytes: due.bytes };
@@ -429,7 +438,7 @@ export class SqliteDriver implements StoreDriver {
     for (const writer of writers) {
       if (!writer.area.stored) continue;
       try {
-        this.#change(() => this.#chunks.abortStaging(writer.content));
+        await this.#change(() => this.#chunks.abortStaging(writer.content));
       } catch {
         // left to the sweep
       }
@@ -444,15 +453,13 @@ export class SqliteDriver implements StoreDriver {
    * chunk (a failure to delete one is not the caller's: the file is an orphan the next sweep removes), and starts
    * the un-indexing loop when `body` queued index rows for removal.
    */
-  #change<T>(body: () => T, freed?: SweepResult): T {
+  async #change<T>(body: () => T, freed?: SweepResult): Promise<T> {
     let garbage: string[] = [];
-    const result = this.#run(() =>
-      this.#transaction.run(() => {
-        const value = body();
-        garbage = this.#chunks.takeGarbageFiles();
-        return value;
-      }),
-    );
+    const result = await this.#runWhenFree(() => {
+      const value = body();
+      garbage = this.#chunks.takeGarbageFiles();
+      return value;
+    });
     if (garbage.length > 0 && this.#blobs) {
       const removed = this.#blobs.remove(garbage);
       if (freed) addFiles(freed, removed);
@@ -469,19 +476,19 @@ export class SqliteDriver implements StoreDriver {
    * checkpoints the WAL (so the freed pages are reused); the reserve is written again if there is room. Writes
    * never get here: they fail cleanly and leave the reserve for this.
    */
-  #freeing<T>(body: () => T, freed?: SweepResult): T {
+  async #freeing<T>(body: () => T, freed?: SweepResult): Promise<T> {
     let result: T;
     try {
-      result = this.#change(body, freed);
+      result = await this.#change(body, freed);
       // Nearly full (less room than twice the reserve): the reserve and what this retired go now, as after a
       // failure, so that a write fits again (the reserve is written back once there is room).
       if (this.#reserve?.lowOnSpace()) {
         this.#reserve.release();
-        this.#releaseRetiredNow(() => undefined, freed);
+        await this.#releaseRetiredNow(() => undefined, freed);
       }
     } catch (error) {
       if (!ScratchpadError.hasCode(error, 'STORE_FULL') || !this.#reserve?.release()) throw error;
-      result = this.#releaseRetiredNow(body, freed);
+      result = await this.#releaseRetiredNow(body, freed);
     }
     this.#reserve?.ensure();
     return result;
@@ -492,8 +499,8 @@ export class SqliteDriver implements StoreDriver {
    * then retries on the entry's current state), so the side files this frees give real space back; then
    * checkpoints the WAL so the freed pages are reused.
    */
-  #releaseRetiredNow<T>(body: () => T, freed?: SweepResult): T {
-    const result = this.#change(() => {
+  async #releaseRetiredNow<T>(body: () => T, freed?: SweepResult): Promise<T> {
+    const result = await this.#change(() => {
       const value = body();
       const early = this.#chunks.purgeRetired(this.#now());
       if (freed) {
@@ -521,19 +528,20 @@ export class SqliteDriver implements StoreDriver {
       if (!area.stored) this.#chunks.insertContent(area.content, area.session, area.createdAt, false);
       else if (!this.#chunks.isStaging(area.content)) throw gone(area.content);
     };
-    const step = (area: StagingArea, body: () => void): void =>
-      this.#run(() => {
-        try {
-          this.#transaction.run(() => {
-            ensureRow(area);
-            body();
-          });
-          area.stored = true;
-        } catch (error) {
-          if (area.stored && !this.#chunks.isStaging(area.content)) throw gone(area.content, error);
-          throw error;
+    const step = async (area: StagingArea, body: () => void): Promise<void> => {
+      try {
+        await this.#runWhenFree(() => {
+          ensureRow(area);
+          body();
+        });
+        area.stored = true;
+      } catch (error) {
+        if (area.stored && !this.#run(() => this.#chunks.isStaging(area.content))) {
+          throw this.#storeError(gone(area.content, error));
         }
-      });
+        throw error;
+      }
+    };
     return {
       inlineBytes,
       compression,
@@ -542,18 +550,18 @@ export class SqliteDriver implements StoreDriver {
         step(area, () => {
           for (const chunk of chunks) this.#chunks.insertChunk(area.content, chunk);
         }),
-      createFile: (area) => {
+      createFile: async (area) => {
         let file: BlobFile | undefined;
-        step(area, () => {
+        await step(area, () => {
           file = this.#chunks.createFile(area.content, this.#now());
         });
         return file as BlobFile;
       },
       insertExternal: (area, chunks) =>
         step(area, () => this.#chunks.insertExternalChunks(area.content, chunks)),
-      discard: (area) => {
+      discard: async (area) => {
         this.#writers.delete(area.content);
-        if (!this.#closed && area.stored) this.#change(() => this.#chunks.abortStaging(area.content));
+        if (!this.#closed && area.stored) await this.#change(() => this.#chunks.abortStaging(area.content));
       },
     };
   }
@@ -573,8 +581,33 @@ export class SqliteDriver implements StoreDriver {
     try {
       return step();
     } catch (error) {
-      throw toStoreError(error, this.path, this.#busyTimeoutMs);
+      throw this.#storeError(error);
     }
+  }
+
+  /**
+   * Runs `body` in a write transaction once the lock is free, waiting for it without blocking the event loop up
+   * to the busy timeout (then `STORE_UNAVAILABLE`, as a blocking wait would).
+   */
+  async #runWhenFree<T>(body: () => T): Promise<T> {
+    this.#assertOpen();
+    try {
+      return await this.#transaction.runWhenFree(body);
+    } catch (error) {
+      throw this.#storeError(error);
+    }
+  }
+
+  /** A failure as the caller's `ScratchpadError` (a closed store says so, whatever SQLite said). */
+  #storeError(error: unknown): unknown {
+    if (this.#closed && !ScratchpadError.isInstance(error)) {
+      try {
+        this.#assertOpen();
+      } catch (closed) {
+        return closed;
+      }
+    }
+    return toStoreError(error, this.path, this.#busyTimeoutMs);
   }
 }
 

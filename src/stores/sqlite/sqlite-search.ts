@@ -3,7 +3,6 @@ import type { IndexingProgress } from '../driver.js';
 import type { SqliteDatabase, SqliteStatement } from './sqlite-database.js';
 import { ENTRY_COLUMNS, type EntryRow, toEntryRecord } from './sqlite-records.js';
 import { CHUNK_TEXT } from './sqlite-schema.js';
-import type { ImmediateTransaction } from './sqlite-transaction.js';
 
 /** The joins {@link CHUNK_TEXT} needs to find a chunk's bytes, inline or in a side file. */
 const CHUNK_BYTES_JOINS =
@@ -24,21 +23,20 @@ export interface RankedEntry {
 
 /**
  * The FTS5 index over chunk text and entry names. Writes never touch it: a search indexes the chunks of its
- * session that are not indexed yet (`chunks.indexed = 0`) in short steps ({@link SearchIndex.indexStep}, one
- * transaction each, between which the driver yields the event loop), so writing a 1 GB entry costs nothing here
+ * session that are not indexed yet (`chunks.indexed = 0`) in short steps ({@link SearchIndex.indexChunks}, one
+ * transaction each, on the index thread of a file-backed store, else between turns of the event loop), so writing a 1 GB entry costs nothing here
  * until someone searches it, and indexing it never holds the loop or the write lock for long.
  *
  * Deleting or replacing indexed content only queues it (`search_unindex`, in the same transaction): the index is
  * external-content, so removing a chunk's row replays its indexed text (read again from the chunk's bytes, inline
  * or in a side file, through `scratchpad_chunk_body`) and name, which for a 1 GB entry took seconds. The queue is
- * worked off in short steps too ({@link SearchIndex.unindexStep}); a crash leaves it for the next driver to
+ * worked off in short steps too ({@link SearchIndex.unindexChunks}); a crash leaves it for the next driver to
  * resume. Meanwhile searches never show the queued chunks (ranking joins each chunk to the live entry owning
  * its content, and queued contents belong to none), and a queued content is not purged before its rows left.
  * The `search_source` view shows exactly the indexed chunks (live and queued), so FTS5 reads snippets through it
  * and its `integrity-check` holds.
  */
 export class SearchIndex {
-  readonly #transaction: ImmediateTransaction;
   readonly #pending: SqliteStatement;
   readonly #indexChunk: SqliteStatement;
   readonly #markIndexed: SqliteStatement;
@@ -61,8 +59,7 @@ export class SearchIndex {
   readonly #lastChunk: SqliteStatement;
   readonly #snippet: SqliteStatement;
 
-  constructor(database: SqliteDatabase, transaction: ImmediateTransaction) {
-    this.#transaction = transaction;
+  constructor(database: SqliteDatabase) {
     this.#pending = database.prepare(
       `SELECT chunks.id AS id FROM entries JOIN chunks ON chunks.content = entries.content
        WHERE entries.session = ? AND entries.kind = 'text' AND chunks.indexed = 0 LIMIT ${INDEX_BATCH}`,
@@ -143,24 +140,24 @@ export class SearchIndex {
   }
 
   /**
-   * Indexes chunks of `session` not indexed yet, in one transaction, until `sliceMs` has passed (at least one
-   * chunk: a 256 KiB chunk takes about 4 ms, plus the FTS5 merge its commit may run). Returns how many it indexed; 0 when the session is fully indexed.
+   * Indexes chunks of `session` not indexed yet until `sliceMs` has passed (at least one chunk: a 256 KiB chunk
+   * takes about 4 ms, plus the FTS5 merge its commit may run). Run it in a write transaction of its own: the
+   * index rows and the chunks' `indexed` flags change together. Returns how many it indexed; 0 when the session
+   * is fully indexed.
    */
-  indexStep(session: string, sliceMs: number): number {
+  indexChunks(session: string, sliceMs: number): number {
     const started = performance.now();
-    return this.#transaction.run(() => {
-      let indexed = 0;
-      for (;;) {
-        const ids = (this.#pending.all(session) as Array<{ id: number }>).map((row) => row.id);
-        for (const id of ids) {
-          this.#indexChunk.run(id);
-          this.#markIndexed.run(id);
-          indexed += 1;
-          if (performance.now() - started >= sliceMs) return indexed;
-        }
-        if (ids.length < INDEX_BATCH) return indexed;
+    let indexed = 0;
+    for (;;) {
+      const ids = (this.#pending.all(session) as Array<{ id: number }>).map((row) => row.id);
+      for (const id of ids) {
+        this.#indexChunk.run(id);
+        this.#markIndexed.run(id);
+        indexed += 1;
+        if (performance.now() - started >= sliceMs) return indexed;
       }
-    });
+      if (ids.length < INDEX_BATCH) return indexed;
+    }
   }
 
   /** Bytes of `session`'s text chunks, and how many of them are indexed. */
@@ -192,31 +189,29 @@ export class SearchIndex {
   }
 
   /**
-   * Removes queued index rows, in one transaction, until `sliceMs` has passed (at least one chunk); a content
-   * leaves the queue once none of its chunks is indexed. Returns how much it did; 0 when the queue is empty.
+   * Removes queued index rows until `sliceMs` has passed (at least one chunk); a content leaves the queue once
+   * none of its chunks is indexed. Run it in a write transaction of its own (after {@link hasQueued} said there
+   * is something to do). Returns how much it did; 0 when the queue is empty.
    */
-  unindexStep(sliceMs: number): number {
-    if (this.#anyQueued.get() === undefined) return 0;
+  unindexChunks(sliceMs: number): number {
     const started = performance.now();
-    return this.#transaction.run(() => {
-      let done = 0;
-      for (;;) {
-        const queued = this.#nextQueued.get() as { content: number; name: string } | undefined;
-        if (!queued) return done;
-        const ids = (this.#queuedChunks.all(queued.content) as Array<{ id: number }>).map((row) => row.id);
-        if (ids.length === 0) {
-          this.#dequeue.run(queued.content);
-          done += 1;
-          continue;
-        }
-        for (const id of ids) {
-          this.#unindexChunk.run(queued.name, id);
-          this.#markUnindexed.run(id);
-          done += 1;
-          if (performance.now() - started >= sliceMs) return done;
-        }
+    let done = 0;
+    for (;;) {
+      const queued = this.#nextQueued.get() as { content: number; name: string } | undefined;
+      if (!queued) return done;
+      const ids = (this.#queuedChunks.all(queued.content) as Array<{ id: number }>).map((row) => row.id);
+      if (ids.length === 0) {
+        this.#dequeue.run(queued.content);
+        done += 1;
+        continue;
       }
-    });
+      for (const id of ids) {
+        this.#unindexChunk.run(queued.name, id);
+        this.#markUnindexed.run(id);
+        done += 1;
+        if (performance.now() - started >= sliceMs) return done;
+      }
+    }
   }
 
   /** True when this connection queued un-indexing since the last call (the caller starts the queue's loop). */

@@ -31,13 +31,13 @@ export interface StagingHost {
    * Inserts chunks with their bytes inline, in one transaction (creating the area's row if needed). Throws when
    * the staging area no longer exists.
    */
-  insertInline(area: StagingArea, chunks: readonly StoredChunk[]): void;
+  insertInline(area: StagingArea, chunks: readonly StoredChunk[]): Promise<void>;
   /** Registers the staging area's side file (creating its row if needed). Throws when it no longer exists. */
-  createFile(area: StagingArea): BlobFile;
+  createFile(area: StagingArea): Promise<BlobFile>;
   /** Inserts index rows of chunks written to side files. Throws when the staging area no longer exists. */
-  insertExternal(area: StagingArea, chunks: readonly ExternalChunk[]): void;
+  insertExternal(area: StagingArea, chunks: readonly ExternalChunk[]): Promise<void>;
   /** Deletes the staging area (if it has a row) and the side files nothing points at any more. */
-  discard(area: StagingArea): void;
+  discard(area: StagingArea): Promise<void>;
 }
 
 /** Index rows of external chunks inserted per transaction while staging (the rest goes in with the commit). */
@@ -117,13 +117,13 @@ export class StagingWriter implements ContentSink {
       this.#inlineBufferedBytes += storedBytes;
       this.#stagedBytes += storedBytes;
       if (this.#inlineBufferedBytes >= INLINE_BUFFER_BYTES || this.#inline.length >= INLINE_BUFFER_CHUNKS) {
-        this.#host.insertInline(this.area, this.#inline);
+        await this.#host.insertInline(this.area, this.#inline);
         this.#inline = [];
         this.#inlineBufferedBytes = 0;
       }
       return;
     }
-    const file = this.#file ?? this.#openFile(this.#host.blobs);
+    const file = this.#file ?? (await this.#openFile(this.#host.blobs));
     const position = file.end;
     file.end += storedBytes;
     this.#stagedBytes += storedBytes;
@@ -139,7 +139,7 @@ export class StagingWriter implements ContentSink {
     while (this.#bytesInFlight > MAX_BYTES_IN_FLIGHT) await this.#settleOldest();
     if (this.#failure !== undefined) throw this.#failure;
     if (this.#pending.length >= ROW_BATCH) {
-      this.#host.insertExternal(this.area, this.#pending);
+      await this.#host.insertExternal(this.area, this.#pending);
       this.#pending = [];
     }
   }
@@ -188,7 +188,7 @@ export class StagingWriter implements ContentSink {
     await this.#settleAll();
     await this.#earlySync;
     if (wasOpen && this.#file) await closeQuietly(this.#file.fd);
-    this.#host.discard(this.area);
+    await this.#host.discard(this.area);
   }
 
   /** Waits for the writes in flight and closes the side file, leaving the staging area for the sweep. */
@@ -212,8 +212,8 @@ export class StagingWriter implements ContentSink {
       });
   }
 
-  #openFile(blobs: BlobDirectory): OpenFile {
-    const registered = this.#host.createFile(this.area);
+  async #openFile(blobs: BlobDirectory): Promise<OpenFile> {
+    const registered = await this.#host.createFile(this.area);
     this.#file = { ...registered, fd: blobs.create(registered.name), end: 0 };
     return this.#file;
   }
