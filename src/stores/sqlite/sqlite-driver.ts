@@ -22,6 +22,7 @@ import { registerChunkTextFunction } from './chunk-text-function.js';
 import { ContentIds } from './content-ids.js';
 import { DiskReserve } from './disk-reserve.js';
 import { toFtsQuery } from './fts-query.js';
+import { IndexThread, IndexThreadGone } from './index-thread.js';
 import { rankInSlices } from './rank-in-slices.js';
 import { type BlobFile, ChunkStore, type ExternalChunk } from './sqlite-chunks.js';
 import { type CompletedStaging, commitChange } from './sqlite-commit.js';
@@ -71,6 +72,8 @@ const DEFAULT_BUSY_TIMEOUT_MS = 5000;
  * chunk in its own transaction. The long steps are FTS5 merging segments when a step commits (decision 011): a
  * commit of one chunk merges one chunk's segment. `node bench/first-search.js --sizes 100,1000`, alternated, two
  * runs each: 1 GB worst loop delay 103 and 125 ms with 10 ms steps, 76 and 93 ms with one chunk; p99 62 -> 37-46.
+ * On the index thread (decision 012) a step holds the write lock, which the store's writes wait for: one chunk
+ * keeps that short too.
  */
 const INDEX_STEP_MS = 0;
 
@@ -123,6 +126,8 @@ export class SqliteDriver implements StoreDriver {
   readonly #indexer: BackgroundIndexer;
   /** Works off the un-indexing queue (one loop, key {@link UNINDEX_LOOP}). */
   readonly #unindexer: BackgroundIndexer;
+  /** Runs the loops' steps off the event loop (file-backed stores this driver opened; decision 012). */
+  readonly #indexThread: IndexThread | undefined;
   /** The side-file directory; `undefined` in memory (no chunk can be external there). */
   readonly #blobs: BlobDirectory | undefined;
   /** Runs WAL checkpoints in a thread of their own (file-backed stores this driver opened). */
@@ -180,13 +185,21 @@ export class SqliteDriver implements StoreDriver {
       this.#entries = new EntryTable(this.#database);
       this.#chunks = new ChunkStore(this.#database, this.#blobs);
       this.#search = new SearchIndex(this.#database);
+      this.#indexThread =
+        this.#ownsDatabase && this.#blobs
+          ? new IndexThread(this.path, this.#busyTimeoutMs, INDEX_STEP_MS)
+          : undefined;
       this.#indexer = new BackgroundIndexer((session) =>
-        this.#runWhenFree(() => this.#search.indexChunks(session, INDEX_STEP_MS)),
+        this.#backgroundStep({ kind: 'index', session }, () =>
+          this.#runWhenFree(() => this.#search.indexChunks(session, INDEX_STEP_MS)),
+        ),
       );
-      this.#unindexer = new BackgroundIndexer(async () =>
-        this.#run(() => this.#search.hasQueued())
-          ? this.#runWhenFree(() => this.#search.unindexChunks(INDEX_STEP_MS))
-          : 0,
+      this.#unindexer = new BackgroundIndexer(() =>
+        this.#backgroundStep({ kind: 'unindex' }, async () =>
+          this.#run(() => this.#search.hasQueued())
+            ? this.#runWhenFree(() => this.#search.unindexChunks(INDEX_STEP_MS))
+            : 0,
+        ),
       );
       // What a crashed process (or another one) left queued is worked off from here.
       if (this.#search.hasQueued()) this.#unindexer.start(UNINDEX_LOOP);
@@ -430,6 +443,7 @@ export class SqliteDriver implements StoreDriver {
 
   async #close(): Promise<void> {
     await Promise.all([this.#indexer.stop(), this.#unindexer.stop()]);
+    await this.#indexThread?.stop();
     // Nothing can commit a staging area once its driver is closed: those of sinks still open are discarded (a
     // failure leaves one to the next driver's sweep).
     const writers = [...this.#writers.values()];
@@ -596,6 +610,28 @@ export class SqliteDriver implements StoreDriver {
     } catch (error) {
       throw this.#storeError(error);
     }
+  }
+
+  /**
+   * One step of an indexing or un-indexing loop: on the index thread while it runs, else `onLoop` on the event
+   * loop. A write of this connection waiting for the lock goes first, and tries again as soon as the step ends.
+   */
+  async #backgroundStep(
+    step: { kind: 'index'; session: string } | { kind: 'unindex' },
+    onLoop: () => Promise<number>,
+  ): Promise<number> {
+    await this.#transaction.whenNoWriterWaits();
+    this.#assertOpen();
+    if (this.#indexThread?.running) {
+      try {
+        return await this.#indexThread.step(step);
+      } catch (error) {
+        if (!(error instanceof IndexThreadGone)) throw this.#storeError(error);
+      } finally {
+        this.#transaction.lockReleased();
+      }
+    }
+    return onLoop();
   }
 
   /** A failure as the caller's `ScratchpadError` (a closed store says so, whatever SQLite said). */

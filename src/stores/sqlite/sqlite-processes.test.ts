@@ -206,6 +206,39 @@ describe('SQLite store shared by processes', () => {
     raw.close();
   }, 60_000);
 
+  it('indexing killed halfway (on the index thread) leaves a consistent index, which the next driver completes', async () => {
+    const path = join(root, 'crash-index', 'store.db');
+    await expect(runNode('crash-indexer.mjs', [dist, path])).rejects.toThrow(/exited null/);
+    const check = (): void => {
+      const database = new Database(path);
+      registerChunkTextFunction(database, new BlobDirectory(path));
+      try {
+        database.exec("INSERT INTO search_index (search_index, rank) VALUES ('integrity-check', 1)");
+      } finally {
+        database.close();
+      }
+    };
+    const raw = new Database(path, { readonly: true });
+    const count = (sql: string): number => (raw.prepare(sql).get() as { count: number }).count;
+    const indexedChunks = (): number => count('SELECT count(*) AS count FROM chunks WHERE indexed = 1');
+    const indexRows = (): number => count('SELECT count(*) AS count FROM search_index_docsize');
+    // Killed halfway: each chunk's index rows and its flag changed in one transaction.
+    expect(indexedChunks()).toBeGreaterThan(0);
+    expect(indexedChunks()).toBeLessThan(count('SELECT count(*) AS count FROM chunks'));
+    expect(indexRows()).toBe(indexedChunks());
+    expect(check).not.toThrow();
+
+    const pad = createScratchpad({ driver: createSqliteDriver({ path }), chunkSize: 64 * 1024 });
+    let result = await pad.search('s1', 'quokka0');
+    while (result.indexing) result = await pad.search('s1', 'quokka0');
+    expect(result.hits.map((hit) => hit.entry.name).sort()).toEqual(['big', 'small']);
+    expect(indexedChunks()).toBe(count('SELECT count(*) AS count FROM chunks'));
+    expect(indexRows()).toBe(indexedChunks());
+    await pad.close();
+    raw.close();
+    expect(check).not.toThrow();
+  }, 120_000);
+
   it('un-indexing killed halfway resumes in the next driver; searches never show the deleted entry', async () => {
     const path = join(root, 'crash-unindex', 'store.db');
     await expect(runNode('crash-unindexer.mjs', [dist, path])).rejects.toThrow(/exited null/);

@@ -1,0 +1,97 @@
+import { Worker } from 'node:worker_threads';
+import { workerScript } from '../../core/worker-script.js';
+import type { IndexReply, IndexRequest, IndexWorkerData } from './search-index-worker.js';
+
+type Step = { kind: 'index'; session: string } | { kind: 'unindex' };
+
+/** The index thread is gone (it failed to start, crashed, or was stopped): run the step on the event loop. */
+export class IndexThreadGone extends Error {
+  constructor() {
+    super('The search index thread is not running.');
+    this.name = 'IndexThreadGone';
+  }
+}
+
+/**
+ * Runs a file-backed store's indexing and un-indexing steps on a worker thread with its own connection
+ * (`search-index-worker.ts`, decision 012): the steps' tokenizing and FTS5 merges at commit leave the event loop.
+ * The thread starts with the first step and stops with the store. When it cannot start (no built script, for
+ * tests run from source before a build) or dies, every step from then on, and the ones it had in hand, reject
+ * with {@link IndexThreadGone}, and the store runs its steps on the event loop as before. The thread keeps the
+ * process alive only while a step is in hand (as the loop's own steps did).
+ */
+export class IndexThread {
+  readonly #data: IndexWorkerData;
+  #worker: Worker | undefined;
+  #gone = false;
+  #nextId = 1;
+  readonly #inHand = new Map<number, { resolve: (done: number) => void; reject: (error: Error) => void }>();
+
+  constructor(path: string, busyTimeoutMs: number, stepMs: number) {
+    this.#data = { path, busyTimeoutMs, stepMs };
+  }
+
+  /** False once the thread failed or stopped: steps then run on the event loop. */
+  get running(): boolean {
+    return !this.#gone;
+  }
+
+  /** Runs one step on the thread; resolves with how much it did (0: nothing left). */
+  step(step: Step): Promise<number> {
+    const worker = this.#worker ?? this.#start();
+    if (!worker) return Promise.reject(new IndexThreadGone());
+    const id = this.#nextId++;
+    const request: IndexRequest = step.kind === 'index' ? { id, ...step } : { id, kind: 'unindex' };
+    return new Promise((resolve, reject) => {
+      if (this.#inHand.size === 0) worker.ref();
+      this.#inHand.set(id, { resolve, reject });
+      worker.postMessage(request);
+    });
+  }
+
+  /** Stops the thread once its step in hand ended (its connection closes). */
+  async stop(): Promise<void> {
+    this.#gone = true;
+    const worker = this.#worker;
+    this.#worker = undefined;
+    if (!worker) return;
+    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    worker.ref();
+    worker.postMessage('close');
+    await exited;
+  }
+
+  #start(): Worker | undefined {
+    if (this.#gone) return undefined;
+    const script = workerScript(import.meta.url, './search-index-worker.js');
+    if (!script) {
+      this.#gone = true;
+      return undefined;
+    }
+    const worker = new Worker(script, { workerData: this.#data });
+    worker.unref();
+    worker.on('message', (reply: IndexReply) => this.#answer(worker, reply));
+    worker.on('error', () => this.#fail(worker));
+    worker.on('exit', () => this.#fail(worker));
+    this.#worker = worker;
+    return worker;
+  }
+
+  #answer(worker: Worker, reply: IndexReply): void {
+    const inHand = this.#inHand.get(reply.id);
+    if (!inHand) return;
+    this.#inHand.delete(reply.id);
+    if (this.#inHand.size === 0) worker.unref();
+    if ('done' in reply) inHand.resolve(reply.done);
+    else inHand.reject(Object.assign(new Error(reply.error.message), { code: reply.error.code }));
+  }
+
+  /** The thread failed or ended: the steps it had in hand go back to the event loop, and all later ones. */
+  #fail(worker: Worker): void {
+    if (this.#worker === worker) this.#worker = undefined;
+    this.#gone = true;
+    const inHand = [...this.#inHand.values()];
+    this.#inHand.clear();
+    for (const step of inHand) step.reject(new IndexThreadGone());
+  }
+}
