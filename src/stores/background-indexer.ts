@@ -1,6 +1,7 @@
 /**
  * Runs a session's full-text indexing as a loop of short steps with a turn of the event loop between them, one loop
- * per session at a time (SQLite's steps are short synchronous transactions, PostgreSQL's statements the server runs). A search starts (or joins) its session's loop and waits for it only a
+ * per session at a time (SQLite's steps are short transactions, on its index thread for a store on a file,
+PostgreSQL's statements the server runs). A search starts (or joins) its session's loop and waits for it only a
  * little: a large session goes on indexing after the search has answered from the part already indexed. SQLite's
  * un-indexing queue runs on a loop of its own ({@link BackgroundIndexer.start}: nobody waits for it).
  */

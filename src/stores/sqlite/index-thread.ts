@@ -15,28 +15,43 @@ export class IndexThreadGone extends Error {
 /**
  * Runs a file-backed store's indexing and un-indexing steps on a worker thread with its own connection
  * (`search-index-worker.ts`, decision 012): the steps' tokenizing and FTS5 merges at commit leave the event loop.
- * The thread starts with the first step and stops with the store. When it cannot start (no built script, for
- * tests run from source before a build) or dies, every step from then on, and the ones it had in hand, reject
- * with {@link IndexThreadGone}, and the store runs its steps on the event loop as before. The thread keeps the
+ * The thread starts with the first step and stops with the store; until it is ready (opening its connection
+ * takes tens of milliseconds, more on a loaded machine), {@link ready} says no and the store runs its steps on
+ * the event loop, so a small session is still searched whole within a search's wait. When it cannot start (no
+ * built script, for tests run from source before a build) or dies, every step from then on, and the ones it
+ * had in hand, reject with {@link IndexThreadGone}, and the store runs its steps on the event loop as before. The thread keeps the
  * process alive only while a step is in hand (as the loop's own steps did).
  */
 export class IndexThread {
   readonly #data: IndexWorkerData;
   #worker: Worker | undefined;
   #gone = false;
+  #ready = false;
   #nextId = 1;
   readonly #inHand = new Map<number, { resolve: (done: number) => void; reject: (error: Error) => void }>();
 
-  constructor(path: string, busyTimeoutMs: number, stepMs: number) {
-    this.#data = { path, busyTimeoutMs, stepMs };
+  /**
+   * @param stepMs how long one transaction goes on taking chunks; @param batchMs how long one request goes on
+   *   taking transactions, unless a writer waits (`waitingWriters`, the store connection's count).
+   */
+  constructor(
+    path: string,
+    options: { busyTimeoutMs: number; stepMs: number; batchMs: number; waitingWriters: Int32Array },
+  ) {
+    const { waitingWriters, ...rest } = options;
+    this.#data = { path, ...rest, waitingWriters: waitingWriters.buffer as SharedArrayBuffer };
   }
 
-  /** False once the thread failed or stopped: steps then run on the event loop. */
-  get running(): boolean {
-    return !this.#gone;
+  /**
+   * True when the thread can take a step now. Starts it when it has not started; false until it is ready, and
+   * for good once it failed or stopped: steps then run on the event loop.
+   */
+  ready(): boolean {
+    if (!this.#worker && !this.#gone) this.#start();
+    return this.#ready && !this.#gone;
   }
 
-  /** Runs one step on the thread; resolves with how much it did (0: nothing left). */
+  /** Runs steps on the thread (see `IndexWorkerData.batchMs`); resolves with how much they did (0: nothing left). */
   step(step: Step): Promise<number> {
     const worker = this.#worker ?? this.#start();
     if (!worker) return Promise.reject(new IndexThreadGone());
@@ -78,6 +93,10 @@ export class IndexThread {
   }
 
   #answer(worker: Worker, reply: IndexReply): void {
+    if ('ready' in reply) {
+      this.#ready = true;
+      return;
+    }
     const inHand = this.#inHand.get(reply.id);
     if (!inHand) return;
     this.#inHand.delete(reply.id);

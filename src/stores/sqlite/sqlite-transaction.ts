@@ -23,6 +23,11 @@ export class ImmediateTransaction {
   readonly #rollback: SqliteStatement;
   readonly #afterCommit: (() => void) | undefined;
   readonly #busyTimeoutMs: number;
+  /**
+   * How many writers of this connection wait for the lock, in shared memory: another thread (the index thread)
+   * reads it to let them go first.
+   */
+  readonly waitingWriters = new Int32Array(new SharedArrayBuffer(4));
   /** Writers of this connection waiting for the lock, and what ends their current pause early. */
   #waiting = 0;
   readonly #wakers = new Set<() => void>();
@@ -84,6 +89,7 @@ export class ImmediateTransaction {
     const deadline = performance.now() + this.#busyTimeoutMs;
     let pause = FIRST_PAUSE_MS;
     this.#waiting += 1;
+    Atomics.store(this.waitingWriters, 0, this.#waiting);
     try {
       for (;;) {
         const left = deadline - performance.now();
@@ -98,6 +104,7 @@ export class ImmediateTransaction {
       }
     } finally {
       this.#waiting -= 1;
+      Atomics.store(this.waitingWriters, 0, this.#waiting);
       if (this.#waiting === 0) {
         const idle = [...this.#idle];
         this.#idle.clear();
