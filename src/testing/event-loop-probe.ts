@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { isMainThread } from 'node:worker_threads';
 
 /** What {@link probeEventLoop} saw while the operation ran. */
 export interface EventLoopProbeResult<T> {
@@ -13,11 +15,13 @@ export interface EventLoopProbeResult<T> {
   /** How many times the sampling timer ran during the probe (a blocked loop runs it once per block). */
   samples: number;
   /**
-   * The longest the loop was kept busy by this process: over each interval between two runs of a timer, the
-   * smaller of the interval and the CPU time the process used in it. A loop held by synchronous work shows the
+   * The longest the loop was kept busy by this thread: over each interval between two runs of a timer, the
+   * smaller of the interval and the CPU time this thread used in it (the process's where a thread's own clock is
+   * not available, see `threadCpuClock`). A loop held by synchronous work shows the
    * same figure as {@link worstDelayMs}; a process the scheduler left waiting on a loaded machine does not (its
    * late timer used no CPU), so stall tests assert this one. It is also capped by the loop's own active time
-   * (`performance.eventLoopUtilization`), so a worker thread busy while this loop waits idly does not count. A loop held by a synchronous
+   * (`performance.eventLoopUtilization`), so a worker thread busy while this loop waits idly does not count
+   * (nor, with the thread's clock, while this loop runs but the scheduler left it waiting). A loop held by a synchronous
    * wait that uses no CPU (`Atomics.wait`, SQLite's busy handler sleeping on a lock) is not counted: read
    * {@link worstDelayMs} for those.
    */
@@ -87,24 +91,53 @@ export async function probeEventLoop<T>(
   };
 }
 
-/** A timer chain that records, per interval, the smaller of its length and the CPU time used in it. */
+/**
+ * CPU time of this thread in milliseconds, when it can be had: `process.threadCpuUsage` (Node 23.9 and later), or
+ * Linux's per-thread scheduler clock of the main thread (`/proc/self/task/PID/schedstat`, nanoseconds); else the
+ * process's. A worker thread's CPU (the SQLite index thread, grep threads) then does not count as this loop's.
+ */
+function threadCpuClock(): () => number {
+  const threadCpuUsage = (process as { threadCpuUsage?: () => NodeJS.CpuUsage }).threadCpuUsage;
+  if (typeof threadCpuUsage === 'function') {
+    return () => {
+      const usage = threadCpuUsage.call(process);
+      return (usage.user + usage.system) / 1000;
+    };
+  }
+  const schedstat = `/proc/self/task/${process.pid}/schedstat`;
+  if (isMainThread) {
+    try {
+      const read = (): number => Number(readFileSync(schedstat, 'utf8').split(' ')[0]) / 1e6;
+      if (Number.isFinite(read())) return read;
+    } catch {
+      // not Linux
+    }
+  }
+  return () => {
+    const usage = process.cpuUsage();
+    return (usage.user + usage.system) / 1000;
+  };
+}
+
+/** A timer chain that records, per interval, the smaller of its length and this thread's CPU time used in it. */
 function busySampler(resolutionMs: number): { stop(): void; worstMs(): number } {
   let worst = 0;
+  const cpuNow = threadCpuClock();
   let lastWall = performance.now();
-  let lastCpu = process.cpuUsage();
+  let lastCpu = cpuNow();
   let lastLoop = performance.eventLoopUtilization();
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
   const tick = (): void => {
     const wall = performance.now();
-    const cpu = process.cpuUsage(lastCpu);
-    const cpuMs = (cpu.user + cpu.system) / 1000;
+    const cpu = cpuNow();
+    const cpuMs = cpu - lastCpu;
     // The loop's active time (outside its idle wait) in the interval: a worker busy while this loop waits idly
     // raises the process's CPU time, not this.
     const activeMs = performance.eventLoopUtilization(lastLoop).active;
     worst = Math.max(worst, Math.min(wall - lastWall, cpuMs, activeMs) - resolutionMs);
     lastWall = wall;
-    lastCpu = process.cpuUsage();
+    lastCpu = cpu;
     lastLoop = performance.eventLoopUtilization();
     if (!stopped) timer = setTimeout(tick, resolutionMs);
   };

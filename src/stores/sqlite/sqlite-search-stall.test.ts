@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { probeEventLoop, TEST_STALL_BOUND_MS } from '../../../test/support/event-loop-probe.js';
+import { blockFor, probeEventLoop, TEST_STALL_BOUND_MS } from '../../../test/support/event-loop-probe.js';
 import { searchLogText } from '../../../test/support/stall-logs.js';
 import { createScratchpad } from '../../scratchpad/scratchpad.js';
 import { createSearchTool } from '../../tools/default/search-tool.js';
@@ -45,6 +45,30 @@ describe('SQLite first search over a large session', () => {
     expect(latest.hits.map((hit) => hit.entry.name).sort()).toEqual(['log-0', 'log-1', 'log-2', 'log-3']);
     for (const hit of first.value.hits)
       expect(latest.hits.map((found) => found.entry.name)).toContain(hit.entry.name);
+    await driver.close();
+  });
+
+  it('indexes on a thread of its own: the index grows while the event loop is held', async () => {
+    const path = join(root, 'thread.db');
+    const driver = createSqliteDriver({ path });
+    const pad = createScratchpad({ driver, chunkSize: 64 * 1024 });
+    await pad.write('s1', 'log', searchLogText(16, 'marker'));
+    const raw = new Database(path, { readonly: true });
+    const indexed = (): number =>
+      (raw.prepare('SELECT count(*) AS count FROM chunks WHERE indexed = 1').get() as { count: number })
+        .count;
+    const search = pad.search('s1', 'marker');
+    // The thread takes a request's steps while this thread is blocked; the loop's own steps could not.
+    let grewWhileHeld = false;
+    for (let attempt = 0; attempt < 50 && !grewWhileHeld; attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const before = indexed();
+      blockFor(150);
+      grewWhileHeld = indexed() > before;
+    }
+    expect(grewWhileHeld).toBe(true);
+    await search;
+    raw.close();
     await driver.close();
   });
 
