@@ -15,9 +15,11 @@ export class IndexThreadGone extends Error {
 /**
  * Runs a file-backed store's indexing and un-indexing steps on a worker thread with its own connection
  * (`search-index-worker.ts`, decision 012): the steps' tokenizing and FTS5 merges at commit leave the event loop.
- * The thread starts with the first step and stops with the store; until it is ready (opening its connection
- * takes tens of milliseconds, more on a loaded machine), {@link ready} says no and the store runs its steps on
- * the event loop, so a small session is still searched whole within a search's wait. When it cannot start (no
+ * The store starts the thread ({@link start}) once its loop steps took long enough to be worth it (starting
+ * and closing a thread added ~40 ms to a one-shot search of a small store), and stops it when it closes; until
+ * it is ready (opening its connection takes tens of milliseconds, more on a loaded machine), {@link ready} says
+ * no and the store runs its steps on the event loop, so a small session is still searched whole within a
+ * search's wait. When it cannot start (no
  * built script, for tests run from source before a build) or dies, every step from then on, and the ones it
  * had in hand, reject with {@link IndexThreadGone}, and the store runs its steps on the event loop as before. The thread keeps the
  * process alive only while a step is in hand (as the loop's own steps did).
@@ -42,12 +44,16 @@ export class IndexThread {
     this.#data = { path, ...rest, waitingWriters: waitingWriters.buffer as SharedArrayBuffer };
   }
 
+  /** Starts the thread unless it runs (or failed, or stopped). */
+  start(): void {
+    if (!this.#worker && !this.#gone) this.#start();
+  }
+
   /**
-   * True when the thread can take a step now. Starts it when it has not started; false until it is ready, and
-   * for good once it failed or stopped: steps then run on the event loop.
+   * True when the thread can take a step now: false until it started and is ready, and for good once it failed
+   * or stopped (steps then run on the event loop).
    */
   ready(): boolean {
-    if (!this.#worker && !this.#gone) this.#start();
     return this.#ready && !this.#gone;
   }
 

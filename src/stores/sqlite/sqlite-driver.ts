@@ -84,6 +84,12 @@ const INDEX_STEP_MS = 0;
  */
 const INDEX_THREAD_BATCH_MS = 100;
 
+/**
+ * How long the loop's own index steps run, in all, before the index thread starts: a small session is indexed
+ * in a few milliseconds, and starting and closing a thread added ~40 ms to a one-shot search and close.
+ */
+const INDEX_THREAD_AFTER_MS = 50;
+
 /** How long a search's ranking and snippets run before they yield the event loop a turn, in milliseconds. */
 const SEARCH_TURN_MS = 10;
 
@@ -136,6 +142,8 @@ export class SqliteDriver implements StoreDriver {
   readonly #unindexer: BackgroundIndexer;
   /** Runs the loops' steps off the event loop (file-backed stores this driver opened; decision 012). */
   readonly #indexThread: IndexThread | undefined;
+  /** Time the loop's own index steps took so far (the thread starts past {@link INDEX_THREAD_AFTER_MS}). */
+  #loopStepMs = 0;
   /** The side-file directory; `undefined` in memory (no chunk can be external there). */
   readonly #blobs: BlobDirectory | undefined;
   /** Runs WAL checkpoints in a thread of their own (file-backed stores this driver opened). */
@@ -635,16 +643,23 @@ export class SqliteDriver implements StoreDriver {
   ): Promise<number> {
     await this.#transaction.whenNoWriterWaits();
     this.#assertOpen();
-    if (this.#indexThread?.ready()) {
+    const thread = this.#indexThread;
+    if (thread?.ready()) {
       try {
-        return await this.#indexThread.step(step);
+        return await thread.step(step);
       } catch (error) {
         if (!(error instanceof IndexThreadGone)) throw this.#storeError(error);
       } finally {
         this.#transaction.lockReleased();
       }
     }
-    return onLoop();
+    const started = performance.now();
+    try {
+      return await onLoop();
+    } finally {
+      this.#loopStepMs += performance.now() - started;
+      if (thread && this.#loopStepMs >= INDEX_THREAD_AFTER_MS) thread.start();
+    }
   }
 
   /** A failure as the caller's `ScratchpadError` (a closed store says so, whatever SQLite said). */
