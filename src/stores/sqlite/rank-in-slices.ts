@@ -3,8 +3,8 @@ import type { TurnBudget } from './turn-budget.js';
 
 /** What {@link rankInSlices} ranks with: one slice of chunk ids at a time, and where the ids end. */
 export interface SliceRanker {
-  rank(from: number, to: number, limit: number): RankedEntry[];
-  lastChunk(): number;
+  rank(from: number, to: number, limit: number): RankedEntry[] | Promise<RankedEntry[]>;
+  lastChunk(): number | Promise<number>;
 }
 
 /** Chunk ids of the first slice; later slices grow or shrink so that each takes about {@link SLICE_MS}. */
@@ -17,7 +17,7 @@ const SLICE_MS = 8;
  * matches thousands of chunks and held the loop for tens of milliseconds in one query. An entry's best chunk
  * lies in some slice, where the entry is among that slice's best `limit` if it is among the best `limit`
  * overall, so merging the slices' answers (each entry's best rank; ties by name) gives the one query's answer.
- * Each call of `rank` is synchronous; the slice width doubles while slices take under half of
+ * Each call of `rank` is one query (a read that waited for a lock counts its wait); the slice width doubles while slices take under half of
  * {@link SLICE_MS} and halves when one takes over twice that.
  */
 export async function rankInSlices(
@@ -25,13 +25,13 @@ export async function rankInSlices(
   limit: number,
   turns: TurnBudget,
 ): Promise<RankedEntry[]> {
-  const last = ranker.lastChunk();
+  const last = await ranker.lastChunk();
   const best = new Map<string, RankedEntry>();
   let width = FIRST_SLICE;
   for (let from = 0; from <= last; ) {
     const started = performance.now();
     const to = from + width;
-    for (const ranked of ranker.rank(from, to, limit)) {
+    for (const ranked of await ranker.rank(from, to, limit)) {
       const known = best.get(ranked.record.contentId);
       if (!known || ranked.rank < known.rank) best.set(ranked.record.contentId, ranked);
     }

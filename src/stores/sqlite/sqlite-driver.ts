@@ -17,6 +17,7 @@ import type {
 } from '../driver.js';
 import { emptySweep } from '../driver-helpers.js';
 import { BlobDirectory } from './blob-directory.js';
+import { readWhenFree } from './busy-pauses.js';
 import { ContentChangedError } from './chunk-rows.js';
 import { registerChunkTextFunction } from './chunk-text-function.js';
 import { ContentIds } from './content-ids.js';
@@ -217,7 +218,7 @@ export class SqliteDriver implements StoreDriver {
       );
       this.#unindexer = new BackgroundIndexer(() =>
         this.#backgroundStep({ kind: 'unindex' }, async () =>
-          this.#run(() => this.#search.hasQueued())
+          (await this.#read(() => this.#search.hasQueued()))
             ? this.#runWhenFree(() => this.#search.unindexChunks(INDEX_STEP_MS))
             : 0,
         ),
@@ -304,26 +305,26 @@ export class SqliteDriver implements StoreDriver {
   }
 
   async doGetEntry(session: string, name: string): Promise<EntryRecord | undefined> {
-    return this.#run(() => this.#entries.get(session, name));
+    return this.#read(() => this.#entries.get(session, name));
   }
 
   async doGetEntryById(id: string): Promise<EntryRecord | undefined> {
-    return this.#run(() => this.#entries.getById(id));
+    return this.#read(() => this.#entries.getById(id));
   }
 
   async doListEntries(query: ListQuery): Promise<EntryRecord[]> {
-    return this.#run(() => this.#entries.list(query));
+    return this.#read(() => this.#entries.list(query));
   }
 
   async doLocateChunk(record: EntryRecord, axis: ChunkAxis, position: number): Promise<number> {
     if (record.chunkCount === 0) return 0;
     // Starts never decrease with seq, so clamping the unbounded answer equals searching only [0, chunkCount).
-    const seq = this.#run(() => this.#chunks.locate(contentKey(record.contentId), axis, position));
+    const seq = await this.#read(() => this.#chunks.locate(contentKey(record.contentId), axis, position));
     return Math.min(seq, record.chunkCount - 1);
   }
 
   async doReadChunks(record: EntryRecord, seqStart: number, seqEnd: number): Promise<Chunk[]> {
-    const stored = this.#readRange(record, seqStart, seqEnd, (content, start, end) =>
+    const stored = await this.#readRange(record, seqStart, seqEnd, (content, start, end) =>
       this.#chunks.readChunks(content, start, end),
     );
     return decodeChunks(stored, `"${record.session}/${record.name}"`);
@@ -341,11 +342,11 @@ export class SqliteDriver implements StoreDriver {
     seqStart: number,
     seqEnd: number,
     read: (content: number, start: number, end: number) => T[],
-  ): T[] {
+  ): Promise<T[]> {
     const start = Math.max(0, seqStart);
     const end = Math.min(seqEnd, record.chunkCount);
-    if (end <= start) return [];
-    return this.#run(() => {
+    if (end <= start) return Promise.resolve([]);
+    return this.#read(() => {
       const content = contentKey(record.contentId);
       let chunks: T[];
       try {
@@ -376,7 +377,7 @@ export class SqliteDriver implements StoreDriver {
   }
 
   async doListSessions(): Promise<SessionInfo[]> {
-    return this.#run(() => this.#entries.listSessions());
+    return this.#read(() => this.#entries.listSessions());
   }
 
   async doDeleteSession(session: string): Promise<{ entries: number; bytes: number } | undefined> {
@@ -394,7 +395,7 @@ export class SqliteDriver implements StoreDriver {
   }
 
   async doStats(): Promise<StoreTotals> {
-    return this.#run(() => this.#entries.totals());
+    return this.#read(() => this.#entries.totals());
   }
 
   async doSearch(request: DriverSearchRequest): Promise<DriverSearchResult> {
@@ -407,8 +408,8 @@ export class SqliteDriver implements StoreDriver {
     const ranked = await rankInSlices(
       {
         rank: (from, to, limit) =>
-          this.#run(() => this.#search.rank(request.session, query, limit, from, to)),
-        lastChunk: () => this.#run(() => this.#search.lastChunk()),
+          this.#read(() => this.#search.rank(request.session, query, limit, from, to)),
+        lastChunk: () => this.#read(() => this.#search.lastChunk()),
       },
       request.limit,
       turns,
@@ -419,11 +420,11 @@ export class SqliteDriver implements StoreDriver {
       hits.push({
         record: entry.record,
         score: -entry.rank,
-        snippet: this.#run(() => this.#search.snippet(query, entry.chunk)) || entry.record.name,
+        snippet: (await this.#read(() => this.#search.snippet(query, entry.chunk))) || entry.record.name,
       });
     }
     if (complete) return { hits };
-    const progress = this.#run(() => this.#search.progress(request.session));
+    const progress = await this.#read(() => this.#search.progress(request.session));
     return progress.done < progress.total ? { hits, indexing: progress } : { hits };
   }
 
@@ -445,10 +446,10 @@ export class SqliteDriver implements StoreDriver {
       result.staging = this.#chunks.sweepStaging(now - olderThanMs, this.#writers.keys());
     }, result);
     if (this.#blobs && listed.length > 0) {
-      const known = this.#run(() => this.#chunks.fileNames());
+      const known = await this.#read(() => this.#chunks.fileNames());
       addFiles(result, this.#blobs.remove(listed.filter((name) => !known.has(name))));
     }
-    const kept = this.#run(() => this.#chunks.retired());
+    const kept = await this.#read(() => this.#chunks.retired());
     result.held = {
       contents: kept.contents,
       bytes: kept.bytes,
@@ -571,7 +572,7 @@ export class SqliteDriver implements StoreDriver {
         });
         area.stored = true;
       } catch (error) {
-        if (area.stored && !this.#run(() => this.#chunks.isStaging(area.content))) {
+        if (area.stored && !(await this.#read(() => this.#chunks.isStaging(area.content)))) {
           throw this.#storeError(gone(area.content, error));
         }
         throw error;
@@ -607,6 +608,19 @@ export class SqliteDriver implements StoreDriver {
         hint: 'Open the store again (a closed driver cannot be reused).',
         details: { path: this.path },
       });
+    }
+  }
+
+  /**
+   * Runs a synchronous read, turning SQLite failures into `ScratchpadError`s; while the file is locked elsewhere
+   * (WAL recovery, exclusive locking mode) it tries again without blocking the event loop, up to the busy timeout.
+   */
+  async #read<T>(step: () => T): Promise<T> {
+    this.#assertOpen();
+    try {
+      return await readWhenFree(step, this.#busyTimeoutMs, () => this.#assertOpen());
+    } catch (error) {
+      throw this.#storeError(error);
     }
   }
 

@@ -1,9 +1,5 @@
+import { FIRST_PAUSE_MS, isBusy, LONGEST_PAUSE_MS } from './busy-pauses.js';
 import type { SqliteDatabase, SqliteStatement } from './sqlite-database.js';
-import { sqliteCode } from './sqlite-errors.js';
-
-/** First and longest pause between two tries for the write lock, in milliseconds (the pause doubles in between). */
-const FIRST_PAUSE_MS = 1;
-const LONGEST_PAUSE_MS = 16;
 
 /**
  * Runs work in `BEGIN IMMEDIATE` transactions: the write lock is taken up front, so a transaction never fails
@@ -80,7 +76,7 @@ export class ImmediateTransaction {
       this.#begin.run();
       return true;
     } catch (error) {
-      if (sqliteCode(error)?.startsWith('SQLITE_BUSY')) return false;
+      if (isBusy(error)) return false;
       throw error;
     }
   }
