@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { probeEventLoop, TEST_STALL_BOUND_MS } from '../../../test/support/event-loop-probe.js';
-import { isBusy, readWhenFree } from './busy-pauses.js';
+import { isBusy, untilNotBusy } from './busy-pauses.js';
 
 const root = mkdtempSync(join(tmpdir(), 'scratchpad-busy-pauses-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -29,7 +29,7 @@ function takeWriteLock(waiter: Database.Database): () => 'locked' {
   };
 }
 
-describe('readWhenFree', () => {
+describe('untilNotBusy', () => {
   it('tries again while SQLite answers SQLITE_BUSY, leaving the event loop free, until the lock is free', async () => {
     const { holder, waiter } = twoConnections('released.db');
     holder.exec('BEGIN IMMEDIATE');
@@ -37,7 +37,7 @@ describe('readWhenFree', () => {
     let tries = 0;
     const attempt = takeWriteLock(waiter);
     const probe = await probeEventLoop(() =>
-      readWhenFree(() => {
+      untilNotBusy(() => {
         tries += 1;
         return attempt();
       }, 5_000),
@@ -54,11 +54,11 @@ describe('readWhenFree', () => {
     const { holder, waiter } = twoConnections('held.db');
     holder.exec('BEGIN IMMEDIATE');
     const started = performance.now();
-    const error = await readWhenFree(takeWriteLock(waiter), 150).catch((caught: unknown) => caught);
+    const error = await untilNotBusy(takeWriteLock(waiter), 150).catch((caught: unknown) => caught);
     expect(isBusy(error)).toBe(true);
     expect(performance.now() - started).toBeGreaterThanOrEqual(140);
     let tries = 0;
-    const other = await readWhenFree(() => {
+    const other = await untilNotBusy(() => {
       tries += 1;
       return waiter.prepare('SELECT * FROM missing').get();
     }, 5_000).catch((caught: unknown) => caught);
@@ -73,8 +73,10 @@ describe('readWhenFree', () => {
     const { holder, waiter } = twoConnections('closed.db');
     holder.exec('BEGIN IMMEDIATE');
     const closed = new Error('closed');
-    const error = await readWhenFree(takeWriteLock(waiter), 5_000, () => {
-      throw closed;
+    const error = await untilNotBusy(takeWriteLock(waiter), 5_000, {
+      beforeRetry: () => {
+        throw closed;
+      },
     }).catch((caught: unknown) => caught);
     expect(error).toBe(closed);
     holder.exec('ROLLBACK');

@@ -17,7 +17,7 @@ import type {
 } from '../driver.js';
 import { emptySweep } from '../driver-helpers.js';
 import { BlobDirectory } from './blob-directory.js';
-import { readWhenFree } from './busy-pauses.js';
+import { untilNotBusy } from './busy-pauses.js';
 import { ContentChangedError } from './chunk-rows.js';
 import { registerChunkTextFunction } from './chunk-text-function.js';
 import { ContentIds } from './content-ids.js';
@@ -618,7 +618,7 @@ export class SqliteDriver implements StoreDriver {
   async #read<T>(step: () => T): Promise<T> {
     this.#assertOpen();
     try {
-      return await readWhenFree(step, this.#busyTimeoutMs, () => this.#assertOpen());
+      return await untilNotBusy(step, this.#busyTimeoutMs, { beforeRetry: () => this.#assertOpen() });
     } catch (error) {
       throw this.#storeError(error);
     }

@@ -1,4 +1,4 @@
-import { FIRST_PAUSE_MS, isBusy, LONGEST_PAUSE_MS } from './busy-pauses.js';
+import { isBusy, untilNotBusy } from './busy-pauses.js';
 import type { SqliteDatabase, SqliteStatement } from './sqlite-database.js';
 
 /**
@@ -82,22 +82,10 @@ export class ImmediateTransaction {
   }
 
   async #waitForLock(): Promise<void> {
-    const deadline = performance.now() + this.#busyTimeoutMs;
-    let pause = FIRST_PAUSE_MS;
     this.#waiting += 1;
     Atomics.store(this.waitingWriters, 0, this.#waiting);
     try {
-      for (;;) {
-        const left = deadline - performance.now();
-        if (left <= 0) {
-          // One last try, which reports SQLITE_BUSY as a blocking wait would have.
-          this.#begin.run();
-          return;
-        }
-        await this.#pause(Math.min(pause, left));
-        if (this.#tryBegin()) return;
-        pause = Math.min(pause * 2, LONGEST_PAUSE_MS);
-      }
+      await untilNotBusy(() => this.#begin.run(), this.#busyTimeoutMs, { pause: (ms) => this.#pause(ms) });
     } finally {
       this.#waiting -= 1;
       Atomics.store(this.waitingWriters, 0, this.#waiting);
