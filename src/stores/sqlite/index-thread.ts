@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { workerScript } from '../../core/worker-script.js';
+import { closeWorker, workerScript } from '../../core/worker-script.js';
 import type { IndexReply, IndexRequest, IndexWorkerData } from './search-index-worker.js';
 
 type Step = { kind: 'index'; session: string } | { kind: 'unindex' };
@@ -76,10 +76,7 @@ export class IndexThread {
     const worker = this.#worker;
     this.#worker = undefined;
     if (!worker) return;
-    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-    worker.ref();
-    worker.postMessage('close');
-    await exited;
+    await closeWorker(worker);
   }
 
   #start(): Worker | undefined {

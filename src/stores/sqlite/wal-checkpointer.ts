@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { workerScript } from '../../core/worker-script.js';
+import { closeWorker, workerScript } from '../../core/worker-script.js';
 import type { SqliteDatabase } from './sqlite-database.js';
 import type { CheckpointWorkerData } from './wal-checkpoint-worker.js';
 
@@ -56,12 +56,7 @@ export class WalCheckpointer {
     const worker = this.#worker;
     this.#worker = undefined;
     if (!worker) return;
-    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-    // Referenced again while it closes: an unreferenced thread lets the process end before it exits, and with it
-    // the wait for it.
-    worker.ref();
-    worker.postMessage('close');
-    await exited;
+    await closeWorker(worker);
   }
 
   #start(): void {
