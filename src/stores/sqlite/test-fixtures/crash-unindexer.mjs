@@ -6,23 +6,11 @@
  *
  *   node crash-unindexer.mjs DIST_DIR DATABASE_PATH
  */
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
+import { writeBigSession } from './big-session.mjs';
 
 const [dist, databasePath] = process.argv.slice(2);
-const { createScratchpad } = await import(pathToFileURL(join(dist, 'index.js')).href);
-const { createSqliteDriver } = await import(pathToFileURL(join(dist, 'stores', 'sqlite', 'index.js')).href);
-
-const pad = createScratchpad({ driver: createSqliteDriver({ path: databasePath }), chunkSize: 64 * 1024 });
-const lines = [];
-for (let line = 0, bytes = 0; bytes < 8_000_000; line += 1) {
-  const text = `worker-${line % 97} handled request ${line * 7919} in ${line % 503} ms quokka${line % 13}`;
-  lines.push(text);
-  bytes += text.length + 1;
-}
-await pad.write('s1', 'big', lines.join('\n'));
-await pad.write('s1', 'small', 'a quokka0 lives here');
+const pad = await writeBigSession(dist, databasePath);
 let result = await pad.search('s1', 'quokka0');
 while (result.indexing) result = await pad.search('s1', 'quokka0');
 
