@@ -42,39 +42,50 @@ function moduleBytes(): Uint8Array {
   const GT_U = [0x4b];
   const LOAD8 = [0x2d, 0]; // i32.load8_u, then the offset
   const STORE = [0x36, 2, 0]; // i32.store, 4-byte aligned, offset 0
-  const ALIGNED_1 = [0, 0];
+  // Arguments 3-6 (first, firstMask, second, secondMask) splatted into locals `base` to `base + 3`.
+  const splats = (base: number) => [
+    [
+      get(3),
+      SPLAT,
+      set(base),
+      get(4),
+      SPLAT,
+      set(base + 1),
+      get(5),
+      SPLAT,
+      set(base + 2),
+      get(6),
+      SPLAT,
+      set(base + 3),
+    ],
+  ];
+  // The candidates from p (argument 0) on, below `limit` (argument 1), `distance` (argument 2) apart, with the
+  // splats at `base`: the bitmask of the positions where (m[p] | firstMask) == first and
+  // (m[p + distance] | secondMask) == second into local `mask`, over 16 positions, or 32 when the next 16 are
+  // below `limit` too; how many were looked at into local `step`.
+  const candidates = (base: number, mask: number, step: number) => {
+    const [first, firstMask, second, secondMask] = [base, base + 1, base + 2, base + 3];
+    const compare = (offset: number) => [
+      [get(0), LOAD, [0, offset], get(firstMask), OR, get(first), EQ],
+      [get(0), get(2), ADD, LOAD, [0, offset], get(secondMask), OR, get(second), EQ],
+    ];
+    return [
+      ...compare(0),
+      [AND, BITMASK, set(mask), CONST, [16], set(step)],
+      [get(0), CONST, [16], ADD, get(1), LT_U, IF],
+      ...compare(16),
+      [AND, BITMASK, CONST, [16], SHL, get(mask), I32_OR, set(mask), CONST, [32], set(step), END],
+    ];
+  };
   // find(from, limit, distance, first, firstMask, second, secondMask) -> i32: the first p in the 16-byte steps
   // from `from` below `limit` (and the 15 bytes after each) where (m[p] | firstMask) == first and
   // (m[p + distance] | secondMask) == second, or -1. Locals 7-10: the splatted bytes and masks, 11: the bitmask,
   // 12: the step.
   const body = [
-    [get(3), SPLAT, set(7), get(4), SPLAT, set(8), get(5), SPLAT, set(9), get(6), SPLAT, set(10)],
+    ...splats(7),
     [BLOCK, LOOP],
     [get(0), get(1), GE_U, BR_IF, [1]], // p >= limit: leave the block
-    [get(0), LOAD, ALIGNED_1, get(8), OR, get(7), EQ], // (m[p..p+16] | firstMask) == first
-    [get(0), get(2), ADD, LOAD, ALIGNED_1, get(10), OR, get(9), EQ], // (m[p+distance..] | secondMask) == second
-    [AND, BITMASK, set(11), CONST, [16], set(12)],
-    // The next 16 positions too, when they are below `limit`: 32 a step.
-    [get(0), CONST, [16], ADD, get(1), LT_U, IF],
-    [
-      get(0),
-      LOAD,
-      [0, 16],
-      get(8),
-      OR,
-      get(7),
-      EQ,
-      get(0),
-      get(2),
-      ADD,
-      LOAD,
-      [0, 16],
-      get(10),
-      OR,
-      get(9),
-      EQ,
-    ],
-    [AND, BITMASK, CONST, [16], SHL, get(11), I32_OR, set(11), CONST, [32], set(12), END],
+    ...candidates(7, 11, 12),
     [get(11), IF, get(0), get(11), CTZ, ADD, RETURN, END], // a candidate: p + its lane
     [get(0), get(12), ADD, set(0), BR, [0]], // p += the step, loop
     [END, END, CONST, [0x7f], END], // -1
@@ -85,33 +96,10 @@ function moduleBytes(): Uint8Array {
   // `limit`; where the search stopped (the next p) is stored at `area`. Locals 12-15: the splats, 16: the bitmask,
   // 17: the count, 18: the needle's start, 19: an index, 20: the step.
   const count = [
-    [get(3), SPLAT, set(12), get(4), SPLAT, set(13), get(5), SPLAT, set(14), get(6), SPLAT, set(15)],
+    ...splats(12),
     [BLOCK, LOOP], // out, scan
     [get(0), get(1), GE_U, BR_IF, [1]],
-    [get(0), LOAD, ALIGNED_1, get(13), OR, get(12), EQ],
-    [get(0), get(2), ADD, LOAD, ALIGNED_1, get(15), OR, get(14), EQ],
-    [AND, BITMASK, set(16), CONST, [16], set(20)],
-    // The next 16 positions too, when they are below `limit`: 32 a step.
-    [get(0), CONST, [16], ADD, get(1), LT_U, IF],
-    [
-      get(0),
-      LOAD,
-      [0, 16],
-      get(13),
-      OR,
-      get(12),
-      EQ,
-      get(0),
-      get(2),
-      ADD,
-      LOAD,
-      [0, 16],
-      get(15),
-      OR,
-      get(14),
-      EQ,
-    ],
-    [AND, BITMASK, CONST, [16], SHL, get(16), I32_OR, set(16), CONST, [32], set(20), END],
+    ...candidates(12, 16, 20),
     [BLOCK, LOOP], // next block, candidates
     [get(16), EQZ, BR_IF, [1]], // no candidate left: the next 16 positions
     [get(0), get(16), CTZ, ADD, get(10), SUB, set(18)], // start = p + lane - firstOffset
