@@ -44,20 +44,7 @@ function moduleBytes(): Uint8Array {
   const STORE = [0x36, 2, 0]; // i32.store, 4-byte aligned, offset 0
   // Arguments 3-6 (first, firstMask, second, secondMask) splatted into locals `base` to `base + 3`.
   const splats = (base: number) => [
-    [
-      get(3),
-      SPLAT,
-      set(base),
-      get(4),
-      SPLAT,
-      set(base + 1),
-      get(5),
-      SPLAT,
-      set(base + 2),
-      get(6),
-      SPLAT,
-      set(base + 3),
-    ],
+    [3, 4, 5, 6].flatMap((argument, index) => [...get(argument), ...SPLAT, ...set(base + index)]),
   ];
   // The candidates from p (argument 0) on, below `limit` (argument 1), `distance` (argument 2) apart, with the
   // splats at `base`: the bitmask of the positions where (m[p] | firstMask) == first and
