@@ -33,7 +33,11 @@ describe('SQLite writes waiting for the write lock', () => {
     await pad.write('s1', 'before', 'written before the lock was taken');
     const other = holdWriteLock(path);
     let landed = false;
-    const write = pad.write('s1', 'note', 'written while another connection held the lock').then((result) => {
+    // Two writers wait together: woken at once, each must still run its own transaction whole.
+    const write = Promise.all([
+      pad.write('s1', 'note', 'written while another connection held the lock'),
+      pad.write('s1', 'second', 'also waiting'),
+    ]).then((result) => {
       landed = true;
       return result;
     });
@@ -48,6 +52,7 @@ describe('SQLite writes waiting for the write lock', () => {
     other.close();
     await write;
     expect((await pad.read('s1', 'note')).content).toBe('written while another connection held the lock');
+    expect((await pad.read('s1', 'second')).content).toBe('also waiting');
     await pad.close();
   });
 

@@ -55,8 +55,17 @@ export class ImmediateTransaction {
    * (see the class). `body` must be synchronous; it runs in the same turn as the `BEGIN` that got the lock.
    */
   async runWhenFree<T>(body: () => T): Promise<T> {
-    if (!this.#tryBegin()) await this.#waitForLock();
-    return this.#inTransaction(body);
+    // The BEGIN that gets the lock, the body and the COMMIT run in one synchronous attempt: between a BEGIN and
+    // its body nothing else of this connection may run (a writer woken with this one would meet a transaction
+    // already open, "cannot start a transaction within a transaction"). Only a busy BEGIN is tried again: once
+    // it holds the write lock, a WAL transaction's statements and COMMIT are never busy.
+    const attempt = (): T => this.run(body);
+    try {
+      return attempt();
+    } catch (error) {
+      if (!isBusy(error)) throw error;
+    }
+    return this.#waitForLock(attempt);
   }
 
   /** Resolves once no writer of this connection waits for the lock (a background step lets writers go first). */
@@ -70,22 +79,12 @@ export class ImmediateTransaction {
     for (const wake of this.#wakers) wake();
   }
 
-  /** `BEGIN IMMEDIATE`; false when the lock is held elsewhere. */
-  #tryBegin(): boolean {
-    try {
-      this.#begin.run();
-      return true;
-    } catch (error) {
-      if (isBusy(error)) return false;
-      throw error;
-    }
-  }
-
-  async #waitForLock(): Promise<void> {
+  /** Tries `attempt` again after pauses (see {@link untilNotBusy}), counted as a writer waiting. */
+  async #waitForLock<T>(attempt: () => T): Promise<T> {
     this.#waiting += 1;
     Atomics.store(this.waitingWriters, 0, this.#waiting);
     try {
-      await untilNotBusy(() => this.#begin.run(), this.#busyTimeoutMs, { pause: (ms) => this.#pause(ms) });
+      return await untilNotBusy(attempt, this.#busyTimeoutMs, { pause: (ms) => this.#pause(ms) });
     } finally {
       this.#waiting -= 1;
       Atomics.store(this.waitingWriters, 0, this.#waiting);
