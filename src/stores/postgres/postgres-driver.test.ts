@@ -232,7 +232,21 @@ describe('postgres driver', () => {
 
   it('a small write is one statement: a lost compare-and-set writes nothing, not even the session row', async () => {
     let clock = 1_000;
-    const driver = await driverOn(freshSchema(), { now: () => clock });
+    // What the writes send: statements through the pool itself, and connections taken for a transaction.
+    const real: PostgresPool = new pg.Pool({ connectionString: url, max: 3 });
+    const sent: string[] = [];
+    const pool: PostgresPool = {
+      query: (text, values) => {
+        sent.push(text);
+        return real.query(text, values);
+      },
+      connect: () => {
+        sent.push('(a connection for a transaction)');
+        return real.connect();
+      },
+      end: () => real.end(),
+    };
+    const driver = await driverOn(freshSchema(), { now: () => clock, pool });
     const chunk = (text: string) => ({
       seq: 0,
       byteStart: 0,
@@ -255,8 +269,13 @@ describe('postgres driver', () => {
       if (!result.ok) await sink.abort();
       return result;
     };
+    sent.length = 0;
     const first = await commit('doc', null, 'one');
     expect(first.ok && first.previous).toBe(undefined);
+    // One statement, in autocommit: the function call (the purge after a write runs at most once a while).
+    expect(sent.filter((text) => !text.includes('DELETE FROM'))).toEqual([
+      expect.stringMatching(/write_entry\(/),
+    ]);
     clock = 2_000;
     const second = await commit('doc', 1, 'two');
     expect(second.ok && second.previous?.version).toBe(1);

@@ -54,6 +54,9 @@ import { StagingBuffer } from './postgres-staging-buffer.js';
 import { type Rollback, withTransaction } from './postgres-transaction.js';
 import { NEEDS_READ_COMMITTED, writeEntry } from './postgres-write-entry.js';
 
+/** The entry statements' parameter holding the content id (the chunks they insert belong to it). */
+const CONTENT_ID_PARAM = `$${ENTRY_COLUMNS.indexOf('content_id') + 1}`;
+
 /** Options for {@link createPostgresDriver}. */
 export interface PostgresDriverConfig {
   /** `postgres://user:password@host:port/database`; without it (and without `pool`), `pg` reads `PGHOST` etc. */
@@ -169,13 +172,12 @@ export class PostgresDriver implements StoreDriver {
     assertStorable(request.record);
     // A content this driver's writer still holds whole (never opened a staging row) is written by one call
     // of write_entry: one round trip, one durable commit. Everything else takes the explicit transaction.
-    const buffer = request.mode === 'replace' ? this.#openStaging.get(request.stagingId) : undefined;
+    const buffer = request.mode === 'metadata' ? undefined : this.#openStaging.get(request.stagingId);
     const result =
       request.mode === 'replace' && buffer?.opened === false
-        ? await this.#writeWhole(request.record, request.expectedVersion, buffer.chunks)
+        ? await this.#writeWhole(request.record, request.stagingId, request.expectedVersion, buffer.chunks)
         : await this.#commitInTransaction(request);
     if (result.ok && request.mode !== 'metadata') {
-      const buffer = this.#openStaging.get(request.stagingId);
       this.#openStaging.delete(request.stagingId);
       if (buffer) {
         buffer.closed = true;
@@ -189,10 +191,11 @@ export class PostgresDriver implements StoreDriver {
   /** A replace whose chunks are all in memory, by `write_entry` (see postgres-write-entry.ts). */
   async #writeWhole(
     requested: EntryRecord,
+    stagingId: string,
     expectedVersion: number | null,
     chunks: readonly Chunk[],
   ): Promise<CommitResult> {
-    const record: EntryRecord = { ...requested, chunkCount: chunks.length };
+    const record: EntryRecord = { ...requested, contentId: stagingId, chunkCount: chunks.length };
     const write = (db: PostgresQueryable) =>
       writeEntry(db, this.#s, record, expectedVersion, this.#now(), chunks);
     const outcome = await this.#guard(async () => {
@@ -230,14 +233,12 @@ export class PostgresDriver implements StoreDriver {
       const record: EntryRecord = { ...request.record, ...content };
       if (current) {
         const superseded = current.contentId === record.contentId ? null : current.contentId;
-        const [sessionAt, nameAt, supersededAt, nowAt, contentAt] = [1, 2, 3, 4, 5].map(
+        const [sessionAt, nameAt, supersededAt, nowAt] = [1, 2, 3, 4].map(
           (n) => `$${ENTRY_COLUMNS.length + n}`,
         );
         const values = [...entryValues(record), session, name, superseded, this.#now()];
-        // (A parameter no statement uses has no type PostgreSQL can infer: the content id only with chunks.)
-        if (chunks.length > 0) values.push(record.contentId);
         // The chunks of a small content ride in the same statement (one round trip less).
-        const inserts = chunkInserts(this.#s, chunks, values, '', contentAt);
+        const inserts = chunkInserts(this.#s, chunks, values, '', CONTENT_ID_PARAM);
         await client.query(
           `WITH retired AS (
              INSERT INTO ${this.#s}.retired (content_id, retired_at) SELECT ${supersededAt}::text, ${nowAt}::bigint WHERE ${supersededAt}::text IS NOT NULL
@@ -247,8 +248,7 @@ export class PostgresDriver implements StoreDriver {
         );
       } else {
         const values = [...entryValues(record)];
-        if (chunks.length > 0) values.push(record.contentId);
-        const inserts = chunkInserts(this.#s, chunks, values, '', `$${ENTRY_COLUMNS.length + 1}`);
+        const inserts = chunkInserts(this.#s, chunks, values, '', CONTENT_ID_PARAM);
         // Two creators of one name: the second finds the first's row here and fails its compare-and-set (its
         // chunks, inserted by the same statement, go with the rollback).
         const inserted = await client.query(

@@ -139,7 +139,7 @@ export const MIGRATIONS: readonly Migration[] = [
     ],
   },
   {
-    // A small write in one round trip (decision 006): see WRITE_ENTRY_FUNCTION.
+    // A small write in one round trip (decision 006): see writeEntryFunction (postgres-write-entry.ts).
     version: 4,
     statements: (s) => [writeEntryFunction(s)],
   },

@@ -107,7 +107,8 @@ export function chunkInserts(
     .join('');
 }
 
-function bufferOf(data: Uint8Array): Buffer {
+/** `data` as a Buffer over the same bytes (what `pg` sends as `bytea`). */
+export function bufferOf(data: Uint8Array): Buffer {
   return Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
 }
 

@@ -2,6 +2,7 @@ import type { Chunk } from '../../core/chunk.js';
 import type { EntryRecord } from '../../core/entry.js';
 import type { PostgresQueryable } from './postgres-pool.js';
 import { ENTRY_COLUMNS, entryValues, toEntryRecord } from './postgres-records.js';
+import { bufferOf } from './postgres-staging.js';
 
 /**
  * A small write in one round trip: the server-side function `write_entry` does in one statement what a commit
@@ -173,8 +174,4 @@ function entryFromJson(value: unknown): EntryRecord | undefined {
   for (const column of ENTRY_COLUMNS)
     if (!(column in row)) throw new Error(`write_entry returned no ${column}.`);
   return toEntryRecord(row);
-}
-
-function bufferOf(data: Uint8Array): Buffer {
-  return Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
 }
