@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createScratchpad } from '../../scratchpad/scratchpad.js';
+import { testRecord } from '../../testing/test-record.js';
 import { createSqliteDriver, type SqliteDriver } from './index.js';
 import { rankInSlices } from './rank-in-slices.js';
 import { SearchIndex } from './sqlite-search.js';
@@ -58,5 +59,34 @@ describe('ranking in slices of chunk ids', () => {
         );
       }
     }
+  });
+
+  it('keeps one hit per entry when it was replaced between two slices: the newer version', async () => {
+    const old = testRecord({ session: 's1', name: 'log', version: 1, contentId: '1' });
+    const replaced = testRecord({ session: 's1', name: 'log', version: 2, contentId: '2' });
+    const other = testRecord({ session: 's1', name: 'notes', version: 1, contentId: '3' });
+    // An early slice still saw the old content (a better rank); a later slice saw the new one.
+    const hits = [
+      { record: old, rank: -9, chunk: 10 },
+      { record: other, rank: -3, chunk: 300 },
+      { record: replaced, rank: -5, chunk: 900 },
+    ];
+    let slices = 0;
+    const sliced = await rankInSlices(
+      {
+        rank: (from, to) => {
+          slices += 1;
+          return hits.filter((hit) => hit.chunk >= from && hit.chunk < to);
+        },
+        lastChunk: () => 1000,
+      },
+      10,
+      new TurnBudget(0),
+    );
+    expect(slices).toBeGreaterThan(1);
+    expect(sliced.map((hit) => [hit.record.name, hit.record.version, hit.chunk])).toEqual([
+      ['log', 2, 900],
+      ['notes', 1, 300],
+    ]);
   });
 });

@@ -32,8 +32,10 @@ export async function rankInSlices(
     const started = performance.now();
     const to = from + width;
     for (const ranked of await ranker.rank(from, to, limit)) {
-      const known = best.get(ranked.record.contentId);
-      if (!known || ranked.rank < known.rank) best.set(ranked.record.contentId, ranked);
+      // By name: slices are reads of their own, and an entry replaced between two of them shows up with its old
+      // content in one and its new content in another; the newer version stands for it.
+      const known = best.get(ranked.record.name);
+      if (!known || isBetter(ranked, known)) best.set(ranked.record.name, ranked);
     }
     from = to;
     const elapsed = performance.now() - started;
@@ -44,6 +46,13 @@ export async function rankInSlices(
   return [...best.values()]
     .sort((left, right) => left.rank - right.rank || compareNames(left, right))
     .slice(0, limit);
+}
+
+/** A newer version of the entry, or the same version through a better chunk. */
+function isBetter(candidate: RankedEntry, known: RankedEntry): boolean {
+  if (candidate.record.version !== known.record.version)
+    return candidate.record.version > known.record.version;
+  return candidate.rank < known.rank;
 }
 
 function compareNames(left: RankedEntry, right: RankedEntry): number {
