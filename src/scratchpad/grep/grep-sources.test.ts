@@ -92,4 +92,17 @@ describe('SourceReader read-ahead', () => {
     expect(text(await reader.load(after))).toEqual(['x1024', 'y1024']);
     await reader.release();
   });
+
+  it('ignores a read-ahead asked for after release (a scan that ended): it would hold the old file', async () => {
+    const before = chunkFile('late', 'a', 2, 1024);
+    const reader = new SourceReader();
+    expect(text(await reader.load(before))).toEqual(['a1024', 'b1024']);
+    await reader.release();
+    // The worker's look-ahead can answer after the scan's end: that prefetch must not open the file.
+    reader.prefetch(before);
+    unlinkSync(join(directory, 'late'));
+    const after = chunkFile('late', 'x', 2, 1024);
+    expect(text(await reader.load(after))).toEqual(['x1024', 'y1024']);
+    await reader.release();
+  });
 });

@@ -24,15 +24,19 @@ export class SourceReader {
   #ahead: { sources: readonly ChunkSource[]; slot: number; read: Promise<boolean> } | undefined;
   /** Files opened during this scan (closed by {@link release}): a read-ahead is then one `read` in the pool. */
   readonly #files = new Map<string, number | false>();
+  /** Set by {@link release} until the next {@link load}: a read-ahead asked for after its scan ended is dropped. */
+  #released = false;
   #postgres: Promise<PostgresChunkFetcher> | undefined;
   #postgresLoaded: PostgresChunkFetcher | undefined;
 
   /**
    * Starts reading the files of `sources` (into the buffer the last load did not hand out) and fetching those
    * that are database rows (once a load has needed database rows before: the first batch of a scan is not
-   * fetched ahead), for the {@link load} of the same `sources` array.
+   * fetched ahead), for the {@link load} of the same `sources` array. Nothing after {@link release}: the scan
+   * that asked for it has ended.
    */
   prefetch(sources: readonly ChunkSource[]): void {
+    if (this.#released) return;
     const rows = sources.filter(inPostgres);
     if (rows.length > 0) this.#postgresLoaded?.prefetch(rows);
     if (this.#ahead || !sources.some(inFile)) return;
@@ -47,6 +51,7 @@ export class SourceReader {
    * those chunks through the store, which reports what happened).
    */
   async load(sources: readonly ChunkSource[]): Promise<Chunk[] | undefined> {
+    this.#released = false;
     // Which buffer this load hands out is settled before the first await: a prefetch started meanwhile (for the
     // next batch) must read into the other one.
     const ahead = this.#ahead;
@@ -105,6 +110,7 @@ export class SourceReader {
    * file is read only while the scan that asked for it runs.
    */
   async release(): Promise<void> {
+    this.#released = true;
     const ahead = this.#ahead;
     this.#ahead = undefined;
     if (ahead) await ahead.read;
