@@ -34,7 +34,11 @@ export type GrepWorkerReply =
   | { type: 'done'; id: number; scan: GrepScan }
   | { type: 'error'; id: number; error: string };
 
-/** Batches whose sources are asked for ahead (their bytes, when the store hands bytes over: 4 MiB each). */
+/**
+ * Batches whose sources are asked for ahead, at least. Asked {@link SOURCES_PER_REQUEST} to a message, up to
+ * `SOURCES_AHEAD + SOURCES_PER_REQUEST - 1` (7) are outstanding at once: their bytes, when the store hands bytes
+ * over (inline or in-memory chunks), are 4 MiB a batch, up to 28 MiB.
+ */
 const SOURCES_AHEAD = 4;
 /**
  * Batches whose sources one message asks for: each message wakes the main thread, which on a 2-core machine
