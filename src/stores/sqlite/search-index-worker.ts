@@ -10,6 +10,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { BlobDirectory } from './blob-directory.js';
 import { registerChunkTextFunction } from './chunk-text-function.js';
+import { configureDatabase } from './sqlite-database.js';
 import { sqliteCode } from './sqlite-errors.js';
 import { SearchIndex } from './sqlite-search.js';
 import { ImmediateTransaction } from './sqlite-transaction.js';
@@ -41,8 +42,8 @@ export type IndexReply =
 const { path, busyTimeoutMs, stepMs, batchMs, waitingWriters } = workerData as IndexWorkerData;
 const writersWaiting = new Int32Array(waitingWriters);
 const database = new Database(path, { fileMustExist: true });
-database.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
-database.pragma('synchronous = NORMAL');
+// The store's own settings: its busy timeout (this thread may block), durability, foreign keys, WAL size.
+configureDatabase(database, busyTimeoutMs);
 registerChunkTextFunction(database, new BlobDirectory(path));
 const search = new SearchIndex(database);
 const transaction = new ImmediateTransaction(database, busyTimeoutMs);

@@ -2,7 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { ScratchpadError } from '../../core/errors.js';
-import { sqliteCode, toStoreError } from './sqlite-errors.js';
+import { isBusy } from './busy-pauses.js';
+import { toStoreError } from './sqlite-errors.js';
 
 /** What running a statement reports (as better-sqlite3 does). */
 export interface SqliteRunResult {
@@ -105,7 +106,7 @@ function retryWhileBusy(step: () => unknown, timeoutMs: number): void {
       step();
       return;
     } catch (error) {
-      if (!sqliteCode(error)?.startsWith('SQLITE_BUSY') || Date.now() >= deadline) throw error;
+      if (!isBusy(error) || Date.now() >= deadline) throw error;
       Atomics.wait(pause, 0, 0, 5);
     }
   }

@@ -187,9 +187,6 @@ export class SqliteDriver implements StoreDriver {
       this.#blobs = blobDirectoryOf(this.path);
       configureDatabase(this.#database, this.#busyTimeoutMs);
       migrateSchema(this.#database, this.path);
-      // From here on, writes wait for the lock without blocking the event loop (`runWhenFree`, decision 012):
-      // SQLite's own wait sleeps in this thread. Reads in WAL mode take no lock a writer holds.
-      this.#database.exec('PRAGMA busy_timeout = 0');
       registerChunkTextFunction(this.#database, this.#blobs);
       this.#checkpointer =
         this.#ownsDatabase && this.#blobs ? new WalCheckpointer(this.path, this.#database) : undefined;
@@ -225,6 +222,9 @@ export class SqliteDriver implements StoreDriver {
       );
       // What a crashed process (or another one) left queued is worked off from here.
       if (this.#search.hasQueued()) this.#unindexer.start(UNINDEX_LOOP);
+      // From here on, reads and writes wait for a lock without blocking the event loop (`untilNotBusy`,
+      // decision 012): SQLite's own wait sleeps in this thread. Opening, like the migration above, still waits there.
+      this.#database.exec('PRAGMA busy_timeout = 0');
     } catch (error) {
       if (this.#ownsDatabase) this.#database.close();
       throw toStoreError(error, this.path, this.#busyTimeoutMs);
