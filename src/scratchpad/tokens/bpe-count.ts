@@ -43,8 +43,11 @@ export function createBpeCount(
       hash = extendHash(hash, code);
       prefixHashes[length + 1] = hash;
     }
+    // The word as a string, once it is needed (to encode a non-ASCII word, as the cache's key).
+    let word: string | undefined;
     if (length < characters) {
-      length = encoder.encodeInto(text.slice(start, end), bytes).written;
+      word = text.slice(start, end);
+      length = encoder.encodeInto(word, bytes).written;
       hash = 0;
       for (let index = 0; index < length; index += 1) {
         hash = extendHash(hash, bytes[index] as number);
@@ -55,7 +58,7 @@ export function createBpeCount(
     if (characters < CACHED_WORD_MIN || characters > CACHED_WORD_MAX) {
       return merger.count(bytes, length, prefixHashes);
     }
-    const word = text.slice(start, end);
+    word ??= text.slice(start, end);
     const known = wordCounts.get(word);
     if (known !== undefined) return known;
     const count = merger.count(bytes, length, prefixHashes);
