@@ -1,4 +1,4 @@
-/** Log text for the event-loop stall tests (grep and first search on every store); not exported. */
+/** Log text for the event-loop stall tests (grep and first search on every store). */
 
 /** Lines per piece of {@link grepLogPieces} (54-byte lines, accents included). */
 export const GREP_LOG_PIECE_LINES = 16_384;

@@ -110,8 +110,7 @@ export class LineSearcher {
     let more = 0;
     let position = 0;
     // One needle that is the whole match: past the exact lines, WebAssembly counts the lines without a call each.
-    const counter =
-      needles.length === 1 && (this.exact || pattern.kind !== 're2') ? this.#probes[0] : undefined;
+    const counter = needles.length === 1 && this.exact ? this.#probes[0] : undefined;
     while (position < end && found.length + more < limit) {
       const counted =
         found.length >= exact
