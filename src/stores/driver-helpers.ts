@@ -1,13 +1,22 @@
 import { randomBytes } from 'node:crypto';
 import type { ChunkInfo } from '../core/chunk.js';
 import type { EntryRecord, SessionInfo } from '../core/entry.js';
-import type { ListPosition, ListQuery, SweepResult } from './driver.js';
+import type { CommitRequest, ListPosition, ListQuery, SweepResult } from './driver.js';
 
 /** Shared helpers for driver implementations (not part of the public API). */
 
 /** A new staging/content id: 24 hex characters. */
 export function newStagingId(): string {
   return randomBytes(12).toString('hex');
+}
+
+/** Whether `current` (the entry as stored, `undefined` when there is none) is the one `request` expects. */
+export function isExpectedEntry(current: EntryRecord | undefined, request: CommitRequest): boolean {
+  if (current === undefined) return request.expectedVersion === null;
+  return (
+    current.version === request.expectedVersion &&
+    (request.expectedId === undefined || current.id === request.expectedId)
+  );
 }
 
 /** Where content made of `kept` chunks ends, on every axis. */

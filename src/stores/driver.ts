@@ -26,13 +26,15 @@ export interface StoreDriver {
 
   /**
    * Atomically makes `request.record` the entry's state, provided the current version matches
-   * `request.expectedVersion` (`null` = the entry must not exist). Creates the session if needed.
+   * `request.expectedVersion` (`null` = the entry must not exist) and, when `request.expectedId` is given, the
+   * current entry has that id (a name deleted and created again starts over at version 1: the id tells the two
+   * apart). Creates the session if needed.
    * On `replace`, the staged content becomes the entry's content and the previous content is deleted.
    * On `append`, chunks `[0, keepChunks)` of the current content are kept and the staged chunks follow them
    * (their offsets are rebased onto chunk `keepChunks`'s start).
    * On `metadata`, only the record's fields change; content stays.
    *
-   * On a version mismatch it returns `{ ok: false, current }` (`current` is the entry as stored, `undefined`
+   * On a mismatch it returns `{ ok: false, current }` (`current` is the entry as stored, `undefined`
    * when there is none) and changes nothing: no entry, no session, and the staging area stays the caller's, who
    * may commit it again with the right version or abort it. A commit of a staging area that no longer exists
    * (committed, aborted, or swept by another process) throws.
@@ -174,11 +176,24 @@ export interface ContentSink {
   abort(): Promise<void>;
 }
 
-/** One atomic change to an entry. */
+/** One atomic change to an entry (`expectedId`: see {@link StoreDriver.doCommit}). */
 export type CommitRequest =
-  | { mode: 'replace'; record: EntryRecord; expectedVersion: number | null; stagingId: string }
-  | { mode: 'append'; record: EntryRecord; expectedVersion: number; stagingId: string; keepChunks: number }
-  | { mode: 'metadata'; record: EntryRecord; expectedVersion: number };
+  | {
+      mode: 'replace';
+      record: EntryRecord;
+      expectedVersion: number | null;
+      expectedId?: string;
+      stagingId: string;
+    }
+  | {
+      mode: 'append';
+      record: EntryRecord;
+      expectedVersion: number;
+      expectedId?: string;
+      stagingId: string;
+      keepChunks: number;
+    }
+  | { mode: 'metadata'; record: EntryRecord; expectedVersion: number; expectedId?: string };
 
 /** Outcome of a commit. */
 export type CommitResult =

@@ -67,6 +67,57 @@ export function driverContract({ test, driver, reopen }: ContractHarness): void 
     expect(await contentOf(store, (await store.doGetEntry('s1', 'doc')) as EntryRecord)).toBe(TEXT);
   });
 
+  test('driver: a commit that expects another id loses, though the version matches (a name created again)', async () => {
+    const store = driver();
+    const gone = await commitText(store, testRecord({ name: 'doc' }), 'old', null);
+    expect(await store.doDeleteEntry(gone)).toBe(true);
+    const again = await commitText(store, testRecord({ name: 'doc', id: 'a1b2c3d4e5f60718' }), 'v1', null);
+    expect(again.version).toBe(gone.version);
+    const small = await stage(store, 's1', TEXT);
+    // Enough chunks that a driver buffering small contents has to stage these in the store.
+    const many = TEXT.repeat(40);
+    const large = await stage(store, 's1', many);
+    const tail = await stage(store, 's1', 'more');
+    const stale = { expectedVersion: again.version, expectedId: gone.id };
+    const lost = [
+      {
+        mode: 'replace' as const,
+        record: recordFor(gone, small, TEXT),
+        stagingId: small.stagingId,
+        ...stale,
+      },
+      {
+        mode: 'replace' as const,
+        record: recordFor(gone, large, many),
+        stagingId: large.stagingId,
+        ...stale,
+      },
+      { mode: 'metadata' as const, record: { ...gone, version: gone.version + 1, pinned: true }, ...stale },
+      {
+        mode: 'append' as const,
+        record: { ...recordFor(gone, tail, 'v1more'), chunkCount: 1 + chunksOf('more').length },
+        stagingId: tail.stagingId,
+        keepChunks: 1,
+        ...stale,
+      },
+    ];
+    for (const request of lost) expect(await store.doCommit(request)).toEqual({ ok: false, current: again });
+    expect(await contentOf(store, (await store.doGetEntry('s1', 'doc')) as EntryRecord)).toBe('v1');
+    const right = await store.doCommit({
+      mode: 'replace',
+      record: recordFor(again, small, TEXT),
+      stagingId: small.stagingId,
+      expectedVersion: again.version,
+      expectedId: again.id,
+    });
+    expect(right).toMatchObject({
+      ok: true,
+      previous: again,
+      record: { id: 'a1b2c3d4e5f60718', version: 2 },
+    });
+    await Promise.all([large.abort(), tail.abort()]);
+  });
+
   test('driver: a sweep never takes a staging area whose sink is open, however old', async () => {
     const store = driver();
     const sink = await store.doStage('s1');

@@ -11,7 +11,7 @@ import type {
   StoreTotals,
   SweepResult,
 } from '../driver.js';
-import { matchesQuery, newStagingId, sortRecords } from '../driver-helpers.js';
+import { isExpectedEntry, matchesQuery, newStagingId, sortRecords } from '../driver-helpers.js';
 import { readTextIfExists, removeFile, syncDirectory, tempName, writeDurable } from './atomic-file.js';
 import { ChunkIndex } from './chunk-index.js';
 import { ChunkIndexCache } from './chunk-index-cache.js';
@@ -124,7 +124,7 @@ export class FsDriver implements StoreDriver {
     const area = request.mode === 'metadata' ? undefined : this.#stagingArea(request.stagingId);
     const outcome = await this.#withLock(session, true, async (): Promise<CommitResult> => {
       const current = await this.#reader.record(session, name, 'write');
-      if ((current?.version ?? null) !== request.expectedVersion) return { ok: false, current };
+      if (!isExpectedEntry(current, request)) return { ok: false, current };
       if (!current) await checkVisibleFree(this.#layout, session, name);
       await ensureSession(this.#layout, this.#reader, session, this.#now());
       const record: EntryRecord = { ...request.record, session, name };

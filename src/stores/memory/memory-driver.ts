@@ -12,6 +12,7 @@ import type {
 } from '../driver.js';
 import {
   emptySweep,
+  isExpectedEntry,
   matchesQuery,
   newStagingId,
   rebaseChunks,
@@ -62,7 +63,7 @@ export class MemoryDriver implements StoreDriver {
   async doCommit(request: CommitRequest): Promise<CommitResult> {
     const key = keyOf(request.record.session, request.record.name);
     const current = this.#entries.get(key);
-    if ((current?.version ?? null) !== request.expectedVersion) return { ok: false, current };
+    if (!isExpectedEntry(current, request)) return { ok: false, current };
     const record = { ...request.record };
     if (request.mode === 'replace') {
       const staged = this.#takeStaging(request.stagingId);

@@ -15,7 +15,7 @@ import type {
   StoreTotals,
   SweepResult,
 } from '../driver.js';
-import { emptySweep, newStagingId } from '../driver-helpers.js';
+import { emptySweep, isExpectedEntry, newStagingId } from '../driver-helpers.js';
 import { createPgPool } from './load-pg.js';
 import { describeTarget, type PostgresTarget, toStoreError } from './postgres-errors.js';
 import { postgresListSql } from './postgres-list-query.js';
@@ -175,7 +175,7 @@ export class PostgresDriver implements StoreDriver {
     const buffer = request.mode === 'metadata' ? undefined : this.#openStaging.get(request.stagingId);
     const result =
       request.mode === 'replace' && buffer?.opened === false
-        ? await this.#writeWhole(request.record, request.stagingId, request.expectedVersion, buffer.chunks)
+        ? await this.#writeWhole(request, buffer.chunks)
         : await this.#commitInTransaction(request);
     if (result.ok && request.mode !== 'metadata') {
       this.#openStaging.delete(request.stagingId);
@@ -190,14 +190,16 @@ export class PostgresDriver implements StoreDriver {
 
   /** A replace whose chunks are all in memory, by `write_entry` (see postgres-write-entry.ts). */
   async #writeWhole(
-    requested: EntryRecord,
-    stagingId: string,
-    expectedVersion: number | null,
+    request: Extract<CommitRequest, { mode: 'replace' }>,
     chunks: readonly Chunk[],
   ): Promise<CommitResult> {
-    const record: EntryRecord = { ...requested, contentId: stagingId, chunkCount: chunks.length };
-    const write = (db: PostgresQueryable) =>
-      writeEntry(db, this.#s, record, expectedVersion, this.#now(), chunks);
+    const record: EntryRecord = {
+      ...request.record,
+      contentId: request.stagingId,
+      chunkCount: chunks.length,
+    };
+    const expected = { version: request.expectedVersion, id: request.expectedId };
+    const write = (db: PostgresQueryable) => writeEntry(db, this.#s, record, expected, this.#now(), chunks);
     const outcome = await this.#guard(async () => {
       if (this.#autocommitReadCommitted) {
         try {
@@ -226,7 +228,7 @@ export class PostgresDriver implements StoreDriver {
         [session, this.#now()],
       );
       const current = await this.#entry(client, session, name, 'FOR UPDATE');
-      if ((current?.version ?? null) !== request.expectedVersion) {
+      if (!isExpectedEntry(current, request)) {
         return rollback<CommitResult>({ ok: false, current });
       }
       const { chunks, ...content } = await this.#attachContent(client, request, current);

@@ -3,7 +3,7 @@ import { formatTarget, type PostgresTarget } from './postgres-errors.js';
 import type { PostgresPool } from './postgres-pool.js';
 import { splitJoinedWords } from './postgres-schema.js';
 import { withTransaction } from './postgres-transaction.js';
-import { writeEntryFunction } from './postgres-write-entry.js';
+import { dropWriteEntryRelease4, writeEntryFunction } from './postgres-write-entry.js';
 
 /** One schema change: the statements that take the schema from `version - 1` to `version`. */
 export interface Migration {
@@ -141,7 +141,12 @@ export const MIGRATIONS: readonly Migration[] = [
   {
     // A small write in one round trip (decision 006): see writeEntryFunction (postgres-write-entry.ts).
     version: 4,
-    statements: (s) => [writeEntryFunction(s)],
+    statements: (s) => [writeEntryFunction(s, 4)],
+  },
+  {
+    // write_entry checks the entry's id too (a name deleted and created again starts over at version 1).
+    version: 5,
+    statements: (s) => [dropWriteEntryRelease4(s), writeEntryFunction(s, 5)],
   },
 ];
 

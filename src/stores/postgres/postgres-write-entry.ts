@@ -29,12 +29,16 @@ export const CAS_LOST = 'SPCAS';
 export const NEEDS_READ_COMMITTED = 'SPRC1';
 
 /**
- * The function as migration 4 creates it. Released: never edit; change it with a new migration
- * (`CREATE OR REPLACE FUNCTION`). `s` is the quoted schema.
+ * The function as migration `release` creates it: 4 the first, 5 with `expected_id` (the id the entry must have,
+ * or NULL; a name deleted and created again starts over at version 1). Released: never change what a release
+ * produces; change the function with a new release and migration. `s` is the quoted schema.
  */
-export function writeEntryFunction(s: string): string {
+export function writeEntryFunction(s: string, release: 4 | 5): string {
+  const expectedId = release === 5 ? ' expected_id text,' : '';
+  const idMismatch =
+    release === 5 ? ` OR (expected_id IS NOT NULL AND previous->>'id' IS DISTINCT FROM expected_id)` : '';
   return `CREATE FUNCTION ${s}.write_entry(
-      expected bigint, now_at bigint,
+      expected bigint,${expectedId} now_at bigint,
       e_session text, e_name text, e_id text, e_turn text, e_step bigint, e_source text, e_kind text,
       e_media_type text, e_bytes bigint, e_chars bigint, e_lines bigint, e_sha256 text, e_created_at bigint,
       e_updated_at bigint, e_expires_at bigint, e_pinned boolean, e_evictable boolean, e_version bigint,
@@ -73,7 +77,7 @@ export function writeEntryFunction(s: string): string {
       EXECUTE 'SELECT to_json(e), e.version, e.content_id, e.ctid FROM ${s}.entries e
                WHERE e.session = $1 AND e.name = $2 FOR UPDATE'
         INTO previous, previous_version, previous_content, previous_at USING e_session, e_name;
-      IF previous_version IS DISTINCT FROM expected THEN
+      IF previous_version IS DISTINCT FROM expected${idMismatch} THEN
         RETURN json_build_object('ok', false, 'entry', previous);
       END IF;
       FOR i IN 1 .. coalesce(cardinality(c_data), 0) LOOP
@@ -118,20 +122,27 @@ export type WriteEntryOutcome =
   | { ok: true; previous: EntryRecord | undefined }
   | { ok: false; current: EntryRecord | undefined };
 
+/** Migration 5's signature change: the release-4 function goes (its argument types), then release 5 comes. */
+export function dropWriteEntryRelease4(s: string): string {
+  return `DROP FUNCTION ${s}.write_entry(bigint, bigint, text, text, text, text, bigint, text, text, text, bigint,
+    bigint, bigint, text, bigint, bigint, bigint, boolean, boolean, bigint, json, text, integer, bytea[], integer[],
+    bigint[], bigint[], bigint[], integer[], integer[], integer[])`;
+}
+
 /**
  * Writes `record` with `chunks` (its whole content) if the entry's version is `expectedVersion` (`null`: no
- * entry), in one statement on `db`: in autocommit (a pool) it is its own durable transaction. Rethrows anything
+ * entry) and, when `expectedId` is given, its id is that one, in one statement on `db`: in autocommit (a pool) it is its own durable transaction. Rethrows anything
  * but a lost compare-and-set, {@link NEEDS_READ_COMMITTED} included.
  */
 export async function writeEntry(
   db: PostgresQueryable,
   s: string,
   record: EntryRecord,
-  expectedVersion: number | null,
+  expected: { version: number | null; id: string | undefined },
   now: number,
   chunks: readonly Chunk[],
 ): Promise<WriteEntryOutcome> {
-  const values: unknown[] = [expectedVersion, now, ...entryValues(record)];
+  const values: unknown[] = [expected.version, expected.id ?? null, now, ...entryValues(record)];
   const param = (value: unknown) => `$${values.push(value)}`;
   const head = values.map((_, index) => `$${index + 1}`).join(', ');
   // Each chunk's bytes are a parameter of their own (sent as binary); typed, or ARRAY[] would make them text.

@@ -1,5 +1,6 @@
 import type { EntryRecord } from '../../core/entry.js';
 import type { CommitRequest, CommitResult } from '../driver.js';
+import { isExpectedEntry } from '../driver-helpers.js';
 import type { ChunkStore } from './sqlite-chunks.js';
 import type { EntryTable } from './sqlite-entries.js';
 import { contentKey } from './sqlite-records.js';
@@ -40,7 +41,7 @@ export function commitChange(
 ): CommitResult {
   const { entries, chunks, search } = tables;
   const current = entries.get(request.record.session, request.record.name);
-  if ((current?.version ?? null) !== request.expectedVersion) return { ok: false, current };
+  if (!isExpectedEntry(current, request)) return { ok: false, current };
   entries.touchSession(request.record.session, now);
   let record: EntryRecord;
   if (request.mode === 'replace') {
