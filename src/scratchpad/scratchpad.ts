@@ -50,6 +50,7 @@ import { enforceCaps } from './writing/store-capacity.js';
 import { editEntry, validateEditOptions } from './writing/text-edit.js';
 import { validateIfVersion, validateUpdateOptions, validateWriteOptions } from './writing/write-options.js';
 import { MAX_RETRIES, retryDelay } from './writing/write-retry.js';
+import { guessTarget, writeTarget } from './writing/write-target.js';
 
 /** A staging area this old is a crashed or abandoned writer's: `gc` sweeps it. */
 const STAGING_ABANDONED_MS = 60 * 60 * 1000;
@@ -93,17 +94,17 @@ export class Scratchpad {
     const retryable =
       options.ifVersion === undefined && (isStringInput(content) || content instanceof Uint8Array);
     for (let attempt = 0; ; attempt++) {
-      // An expired row is gone for every purpose: the write creates the name again, replacing the row.
-      const stored = await this.driver.doGetEntry(session, name);
-      const current = stored && !isExpired(stored, this.#context.now()) ? stored : undefined;
-      checkPrecondition(current, options.ifVersion, name, options.mode === 'create');
-      assertNotLeased(current, options.holder, this.#context.now());
+      // A small write's first attempt does not read the entry: it guesses, and the commit checks the guess.
+      const guess = attempt === 0 ? guessTarget(this.#context, session, name, content, options) : undefined;
+      const target =
+        guess ?? writeTarget(this.#context, name, await this.driver.doGetEntry(session, name), options);
+      const rebuild = guess && ((found?: EntryRecord) => writeTarget(this.#context, name, found, options));
       let outcome: WriteResult | undefined;
       try {
         outcome =
-          options.mode === 'append' && current
-            ? await appendContent(this.#context, current, content, options)
-            : await replaceContent(this.#context, session, name, current, content, options, stored);
+          options.mode === 'append' && target.current
+            ? await appendContent(this.#context, target.current, content, options)
+            : await replaceContent(this.#context, session, name, target, content, options, rebuild);
       } catch (error) {
         // An append reads the entry's last chunk: another writer replacing it meanwhile is a lost race too.
         const changed =
@@ -160,8 +161,12 @@ export class Scratchpad {
         mode: 'metadata',
         record,
         expectedVersion: current.version,
+        expectedId: current.id,
       });
-      if (result.ok) return toEntry(result.record);
+      if (result.ok) {
+        this.#context.knownRecords.remember(result.record);
+        return toEntry(result.record);
+      }
       if (options.ifVersion !== undefined || attempt >= MAX_RETRIES)
         throw conflict(current.name, result.current, options.ifVersion);
     }
@@ -243,7 +248,10 @@ export class Scratchpad {
       const current = await this.#resolve(session, ref, { includeExpired: true });
       checkPrecondition(current, options.ifVersion, current.name, false);
       assertNotLeased(current, options.holder, this.#context.now());
-      if (await this.driver.doDeleteEntry(current)) return toEntry(current);
+      if (await this.driver.doDeleteEntry(current)) {
+        this.#context.knownRecords.forget(current.session, current.name);
+        return toEntry(current);
+      }
       if (options.ifVersion !== undefined || attempt >= MAX_RETRIES) {
         throw conflict(
           current.name,
@@ -450,6 +458,7 @@ export class Scratchpad {
   async deleteSession(session: string): Promise<{ entries: number; bytes: number }> {
     assertValidSession(session);
     const deleted = await this.driver.doDeleteSession(session);
+    this.#context.knownRecords.forget(session);
     if (!deleted) throw await this.#sessionNotFound(session);
     return deleted;
   }

@@ -4,6 +4,7 @@ import type { Redactor } from '../core/redaction/redactor.js';
 import type { StoreDriver } from '../stores/driver.js';
 import { type RedactionConfig, resolveRedaction } from './redaction-config.js';
 import { HashStates } from './writing/hash-states.js';
+import { KnownRecords } from './writing/known-records.js';
 import { validateTtl } from './writing/option-rules.js';
 
 /** Configuration of a {@link Scratchpad}. */
@@ -49,6 +50,8 @@ export interface ServiceContext {
   readonly now: () => number;
   /** Hash states of versions this process wrote, so appends do not re-read the entry. */
   readonly hashStates: HashStates;
+  /** The records this process last committed: a small write's guess at what it replaces. */
+  readonly knownRecords: KnownRecords;
   /** Redacts what a model sees (a no-op when off). */
   readonly viewRedactor: Redactor;
   /** Redacts content before it is stored (a no-op unless the host asked). */
@@ -88,6 +91,7 @@ export function resolveServiceContext(config: ScratchpadConfig): ServiceContext 
     maxEditBytes: config.maxEditBytes ?? 64 * 1024 ** 2,
     now: config.now ?? Date.now,
     hashStates: new HashStates(),
+    knownRecords: new KnownRecords(),
     viewRedactor: redaction.view,
     storeRedactor: redaction.store,
   };

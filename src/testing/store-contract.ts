@@ -13,6 +13,7 @@ import { lifecycleContract } from './contract-lifecycle.js';
 import { pagingContract } from './contract-paging.js';
 import { searchContract } from './contract-search.js';
 import { validationContract } from './contract-validation.js';
+import { writeGuessContract } from './contract-write-guesses.js';
 import { expectCode } from './expect-code.js';
 
 /** Options for {@link runStoreContract}. */
@@ -575,6 +576,7 @@ export function runStoreContract(options: StoreContractOptions): void {
     capsContract(harness);
     driverContract(harness);
     gcContract(harness);
+    writeGuessContract(harness);
 
     if (options.reopen) {
       const reopen = options.reopen;

@@ -12,20 +12,22 @@ import { type ContentInput, isStringInput } from './content-input.js';
 import { decideKind, defaultMediaType } from './content-kind.js';
 import { newContentHash, stageContent } from './content-writer.js';
 import { makeRoom } from './store-capacity.js';
+import type { WriteTarget } from './write-target.js';
 
 /**
  * Stages `content` and commits it as the entry's whole content; `undefined` when another writer won the race.
- * `current` is the live entry (`undefined` writes a new one); `stored` is the row the commit replaces, which is
- * an expired entry when the name is being created again over it.
+ * `target` is what the write replaces (see {@link WriteTarget}). With `rebuild`, `target` was a guess: a commit
+ * that finds another entry (or none) builds the record again from the entry as stored (`rebuild` runs the
+ * write's checks on it and throws what they throw) and commits the same staged content once more.
  */
 export async function replaceContent(
   context: ServiceContext,
   session: string,
   name: string,
-  current: EntryRecord | undefined,
+  target: WriteTarget,
   content: ContentInput,
   options: WriteOptions,
-  stored: EntryRecord | undefined = current,
+  rebuild?: (found: EntryRecord | undefined) => WriteTarget,
 ): Promise<WriteResult | undefined> {
   const hash = newContentHash();
   const staged = await stageContent(context.driver, session, content, {
@@ -35,58 +37,68 @@ export async function replaceContent(
   });
   try {
     const kind = decideKind(options.kind, isStringInput(content), staged);
-    await makeRoom(context, {
-      session,
-      name,
-      growth: staged.bytes - (stored?.bytes ?? 0),
-      bytes: staged.bytes,
-    });
-    const now = context.now();
-    const record: EntryRecord = {
-      id: current?.id ?? newId(),
-      name,
-      session,
-      turn: pick(options.turn, current?.turn, null),
-      step: pick(options.step, current?.step, null),
-      source: pick(options.source, current?.source, null),
-      kind,
-      mediaType:
-        options.mediaType ??
-        (current?.kind === kind ? current.mediaType : undefined) ??
-        defaultMediaType(kind),
-      bytes: staged.bytes,
-      chars: kind === 'text' ? staged.chars : 0,
-      lines: kind === 'text' ? lineCount(staged.bytes, staged.newlines, staged.lastByte) : 0,
-      sha256: hash.copy().digest('hex'),
-      createdAt: current?.createdAt ?? now,
-      updatedAt: now,
-      expiresAt: expiry(context, options.ttlMs, now),
-      pinned: options.pinned ?? current?.pinned ?? false,
-      evictable: options.evictable ?? current?.evictable ?? false,
-      version: (current?.version ?? 0) + 1,
-      metadata: keepLease(options, current, now),
-      contentId: staged.sink.stagingId,
-      chunkCount: staged.chunks,
-    };
-    const result = await context.driver.doCommit({
-      mode: 'replace',
-      record,
-      expectedVersion: stored ? stored.version : null,
-      stagingId: staged.sink.stagingId,
-    });
-    if (!result.ok) {
-      await staged.sink.abort();
-      return undefined;
+    const sha256 = hash.copy().digest('hex');
+    for (let guessed = rebuild !== undefined; ; guessed = false) {
+      const { current, stored } = target;
+      await makeRoom(context, {
+        session,
+        name,
+        growth: staged.bytes - (stored?.bytes ?? 0),
+        bytes: staged.bytes,
+      });
+      const now = context.now();
+      const record: EntryRecord = {
+        id: current?.id ?? newId(),
+        name,
+        session,
+        turn: pick(options.turn, current?.turn, null),
+        step: pick(options.step, current?.step, null),
+        source: pick(options.source, current?.source, null),
+        kind,
+        mediaType:
+          options.mediaType ??
+          (current?.kind === kind ? current.mediaType : undefined) ??
+          defaultMediaType(kind),
+        bytes: staged.bytes,
+        chars: kind === 'text' ? staged.chars : 0,
+        lines: kind === 'text' ? lineCount(staged.bytes, staged.newlines, staged.lastByte) : 0,
+        sha256,
+        createdAt: current?.createdAt ?? now,
+        updatedAt: now,
+        expiresAt: expiry(context, options.ttlMs, now),
+        pinned: options.pinned ?? current?.pinned ?? false,
+        evictable: options.evictable ?? current?.evictable ?? false,
+        version: (current?.version ?? 0) + 1,
+        metadata: keepLease(options, current, now),
+        contentId: staged.sink.stagingId,
+        chunkCount: staged.chunks,
+      };
+      const result = await context.driver.doCommit({
+        mode: 'replace',
+        record,
+        expectedVersion: stored ? stored.version : null,
+        ...(stored ? { expectedId: stored.id } : {}),
+        stagingId: staged.sink.stagingId,
+      });
+      if (!result.ok) {
+        if (guessed && rebuild) {
+          target = rebuild(result.current);
+          continue;
+        }
+        await staged.sink.abort();
+        return undefined;
+      }
+      context.hashStates.remember(result.record, hash);
+      context.knownRecords.remember(result.record);
+      return {
+        entry: toEntry(result.record),
+        created: current === undefined,
+        writtenBytes: staged.bytes,
+        ...(current
+          ? { previous: { version: current.version, bytes: current.bytes, chars: current.chars } }
+          : {}),
+      };
     }
-    context.hashStates.remember(result.record, hash);
-    return {
-      entry: toEntry(result.record),
-      created: current === undefined,
-      writtenBytes: staged.bytes,
-      ...(current
-        ? { previous: { version: current.version, bytes: current.bytes, chars: current.chars } }
-        : {}),
-    };
   } catch (error) {
     await staged.sink.abort();
     throw error;
@@ -178,6 +190,7 @@ export async function appendContent(
       mode: 'append',
       record,
       expectedVersion: current.version,
+      expectedId: current.id,
       stagingId: staged.sink.stagingId,
       keepChunks,
     });
@@ -186,6 +199,7 @@ export async function appendContent(
       return undefined;
     }
     context.hashStates.remember(result.record, hash);
+    context.knownRecords.remember(result.record);
     return {
       entry: toEntry(result.record),
       created: false,

@@ -46,9 +46,16 @@ export async function editEntry(
   const { updated, positions, lines } = applyEdit(text, options, current.name);
   const stored = await context.storeRedactor.redact(updated);
   const remaining = current.expiresAt === null ? null : Math.max(1, current.expiresAt - context.now());
-  const outcome = await replaceContent(context, current.session, current.name, current, stored, {
-    ttlMs: remaining,
-  });
+  const outcome = await replaceContent(
+    context,
+    current.session,
+    current.name,
+    { current, stored: current },
+    stored,
+    {
+      ttlMs: remaining,
+    },
+  );
   return outcome && { entry: outcome.entry, replacements: positions.length, lines };
 }
 

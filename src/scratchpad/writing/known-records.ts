@@ -1,0 +1,46 @@
+import type { EntryRecord } from '../../core/entry.js';
+
+/**
+ * The records this process last committed, by session and name: a write's first guess at the entry it is about
+ * to replace, so a small write need not read the entry first (one statement, or one round trip to PostgreSQL,
+ * fewer). A guess is only ever a guess: the commit checks version and id, and one that finds another entry (or
+ * none) gets the entry as stored back and is built again from that (decision 006, fourth pass). Bounded: the
+ * least recently written go first.
+ */
+export class KnownRecords {
+  readonly #records = new Map<string, EntryRecord>();
+  readonly #capacity: number;
+
+  constructor(capacity = 1024) {
+    this.#capacity = capacity;
+  }
+
+  /** The record this process last committed for `name`, if it still remembers one. */
+  get(session: string, name: string): EntryRecord | undefined {
+    return this.#records.get(keyOf(session, name));
+  }
+
+  /** Remembers `record` as its name's latest state. */
+  remember(record: EntryRecord): void {
+    const key = keyOf(record.session, record.name);
+    this.#records.delete(key);
+    this.#records.set(key, record);
+    if (this.#records.size > this.#capacity) {
+      const oldest = this.#records.keys().next().value;
+      if (oldest !== undefined) this.#records.delete(oldest);
+    }
+  }
+
+  /** Forgets `name` (deleted by this process), or every name of `session` when `name` is left out. */
+  forget(session: string, name?: string): void {
+    if (name !== undefined) {
+      this.#records.delete(keyOf(session, name));
+      return;
+    }
+    for (const [key, record] of this.#records) if (record.session === session) this.#records.delete(key);
+  }
+}
+
+function keyOf(session: string, name: string): string {
+  return `${session}\0${name}`;
+}
