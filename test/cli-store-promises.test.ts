@@ -3,10 +3,11 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { builtCli } from './helpers/built-cli.js';
 import { runCliAsync } from './helpers/run-cli-async.js';
 import { runCliSync } from './helpers/run-cli-sync.js';
+import { temporaryDatabase } from './helpers/temporary-database.js';
 
 const postgresUrl = process.env.SCRATCHPAD_TEST_POSTGRES_URL ?? 'postgres://root@127.0.0.1:5432/test';
 let cli: string;
@@ -126,9 +127,11 @@ describe('the CLI keeps the store promises', () => {
   });
 
   it('10 concurrent appends from the CLI all land, on SQLite, fs and PostgreSQL', async () => {
-    // PostgreSQL: the shared test database's default schema, in a session of this run's own.
+    // PostgreSQL: a database of this run's own (the CLI opens the default schema of the URL's database).
     const session = `race-${randomBytes(6).toString('hex')}`;
-    for (const store of [`sqlite:${join(home, 'race.db')}`, `fs:${join(home, 'race-fs')}`, postgresUrl]) {
+    const database = await temporaryDatabase(postgresUrl);
+    onTestFinished(database.drop);
+    for (const store of [`sqlite:${join(home, 'race.db')}`, `fs:${join(home, 'race-fs')}`, database.url]) {
       const env = { PATH: process.env.PATH ?? '', HOME: home, XDG_DATA_HOME: join(home, 'data') };
       const runs = await Promise.all(
         Array.from({ length: 10 }, (_, index) =>
