@@ -1,3 +1,4 @@
+import type { Hash } from 'node:crypto';
 import { lineCount } from '../../core/chunker.js';
 import type { EntryRecord } from '../../core/entry.js';
 import { toEntry } from '../../core/entry.js';
@@ -88,16 +89,7 @@ export async function replaceContent(
         await staged.sink.abort();
         return undefined;
       }
-      context.hashStates.remember(result.record, hash);
-      context.knownRecords.remember(result.record);
-      return {
-        entry: toEntry(result.record),
-        created: current === undefined,
-        writtenBytes: staged.bytes,
-        ...(current
-          ? { previous: { version: current.version, bytes: current.bytes, chars: current.chars } }
-          : {}),
-      };
+      return written(context, result.record, hash, current, staged.bytes);
     }
   } catch (error) {
     await staged.sink.abort();
@@ -198,18 +190,31 @@ export async function appendContent(
       await staged.sink.abort();
       return undefined;
     }
-    context.hashStates.remember(result.record, hash);
-    context.knownRecords.remember(result.record);
-    return {
-      entry: toEntry(result.record),
-      created: false,
-      writtenBytes: appended,
-      previous: { version: current.version, bytes: current.bytes, chars: current.chars },
-    };
+    return written(context, result.record, hash, current, appended);
   } catch (error) {
     await staged.sink.abort();
     throw error;
   }
+}
+
+/** Remembers a version just committed (its hash state, its record) and describes the write that made it. */
+function written(
+  context: ServiceContext,
+  record: EntryRecord,
+  hash: Hash,
+  replaced: EntryRecord | undefined,
+  writtenBytes: number,
+): WriteResult {
+  context.hashStates.remember(record, hash);
+  context.knownRecords.remember(record);
+  return {
+    entry: toEntry(record),
+    created: replaced === undefined,
+    writtenBytes,
+    ...(replaced
+      ? { previous: { version: replaced.version, bytes: replaced.bytes, chars: replaced.chars } }
+      : {}),
+  };
 }
 
 /** The given value, else the current one, else the fallback (`null` counts as given). */
