@@ -1,4 +1,4 @@
-import type { Chunk, ChunkAxis } from '../../core/chunk.js';
+import { type Chunk, type ChunkAxis, chunkStart } from '../../core/chunk.js';
 import type { EntryRecord } from '../../core/entry.js';
 import { ScratchpadError } from '../../core/errors.js';
 import { byteOffsetAfterNewline, byteOffsetOfChar, countCodePoints, countNewlines } from '../../core/utf8.js';
@@ -30,8 +30,19 @@ export class ChunkCursor {
     this.record = record;
   }
 
-  /** Seq of the chunk holding `position` on `axis`. */
+  /**
+   * Seq of the chunk holding `position` on `axis` (the driver's {@link StoreDriver.doLocateChunk}), answered from
+   * the chunks this cursor holds when one of them is that chunk: the two ends of a slice, and the description of
+   * what was read, are mostly in chunks already read (on PostgreSQL each question is a round trip).
+   */
   locate(axis: ChunkAxis, position: number): Promise<number> {
+    const last = this.record.chunkCount - 1;
+    for (const chunk of this.#cache.values()) {
+      // The last chunk whose start is <= position: starts never decrease, and the next starts at start + count.
+      const start = chunkStart(chunk, axis);
+      if (start <= position && (chunk.seq === last || position < start + chunkCount(chunk, axis)))
+        return Promise.resolve(chunk.seq);
+    }
     return this.#driver.doLocateChunk(this.record, axis, position);
   }
 
@@ -211,4 +222,9 @@ function rememberAnchor(anchors: Map<number, Anchor[]>, seq: number, anchor: Anc
   if (!list) anchors.set(seq, [anchor]);
   else if (list.length < MAX_ANCHORS) list.push(anchor);
   else list[list.length - 1] = anchor;
+}
+
+/** How far a chunk reaches on `axis`: its bytes, characters or newlines. */
+function chunkCount(chunk: Chunk, axis: ChunkAxis): number {
+  return axis === 'byte' ? chunk.bytes : axis === 'char' ? chunk.chars : chunk.newlines;
 }
