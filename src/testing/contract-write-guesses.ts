@@ -15,11 +15,19 @@ export function writeGuessContract({ open, test, tick, driver }: ContractHarness
     const gone = (await mine.write('s1', 'doc', 'mine')).entry;
     await theirs.delete('s1', 'doc');
     // Created again: version 1 like the one `mine` remembers, another id.
-    const again = (await theirs.write('s1', 'doc', 'theirs', { turn: 't1', pinned: true })).entry;
+    const kept = {
+      turn: 't1',
+      step: 3,
+      source: 'tool',
+      pinned: true,
+      evictable: true,
+      metadata: { owner: 'them' },
+    };
+    const again = (await theirs.write('s1', 'doc', 'theirs', kept)).entry;
     expect(again.version).toBe(gone.version);
     const written = await mine.write('s1', 'doc', 'mine again');
     expect(written.created).toBe(false);
-    expect(written.entry).toMatchObject({ id: again.id, turn: 't1', pinned: true, version: 2 });
+    expect(written.entry).toMatchObject({ ...kept, id: again.id, version: 2 });
     expect(written.entry.createdAt).toBe(again.createdAt);
     expect(written.previous).toEqual({ version: 1, bytes: 6, chars: 6 });
 
@@ -28,6 +36,17 @@ export function writeGuessContract({ open, test, tick, driver }: ContractHarness
     const replaced = await mine.write('s1', 'other', 'mine');
     expect(replaced).toMatchObject({ created: false, entry: { turn: 't2', version: 2 } });
     expect((await theirs.read('s1', 'other')).content).toBe('mine');
+  });
+
+  test('what a caller does to metadata after a write is not what the next write keeps', async () => {
+    const pad = open();
+    const given = { owner: 'alice', tags: ['a'] };
+    const first = await pad.write('s1', 'doc', 'v1', { metadata: given });
+    given.tags.push('b');
+    (first.entry.metadata as { owner: string }).owner = 'mallory';
+    const second = await pad.write('s1', 'doc', 'v2');
+    expect(second.entry.metadata).toEqual({ owner: 'alice', tags: ['a'] });
+    expect((await open().read('s1', 'doc')).entry.metadata).toEqual({ owner: 'alice', tags: ['a'] });
   });
 
   test("a stale guess neither refuses a create nor passes over another holder's lease", async () => {

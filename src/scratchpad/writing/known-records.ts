@@ -7,6 +7,8 @@ import type { EntryRecord } from '../../core/entry.js';
  * none) gets the entry as stored back and is built again from that (decision 006, fourth pass). Bounded: the
  * least recently written go first.
  */
+const MAX_METADATA_CHARS = 4096;
+
 export class KnownRecords {
   readonly #records = new Map<string, EntryRecord>();
   readonly #capacity: number;
@@ -20,11 +22,17 @@ export class KnownRecords {
     return this.#records.get(keyOf(session, name));
   }
 
-  /** Remembers `record` as its name's latest state. */
+  /**
+   * Remembers `record` as its name's latest state: a copy, since the caller gets the record's metadata (and may
+   * change it) while the store keeps what was committed. A record whose metadata is over 4 KiB as JSON is
+   * forgotten instead: 1,024 of them could hold hundreds of MiB, and its next write simply reads the entry.
+   */
   remember(record: EntryRecord): void {
     const key = keyOf(record.session, record.name);
     this.#records.delete(key);
-    this.#records.set(key, record);
+    const metadata = JSON.stringify(record.metadata);
+    if (metadata.length > MAX_METADATA_CHARS) return;
+    this.#records.set(key, { ...record, metadata: JSON.parse(metadata) });
     if (this.#records.size > this.#capacity) {
       const oldest = this.#records.keys().next().value;
       if (oldest !== undefined) this.#records.delete(oldest);

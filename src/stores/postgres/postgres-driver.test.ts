@@ -436,6 +436,26 @@ describe('postgres driver', () => {
     expect(tooNew.hint).toContain('Upgrade agent-scratchpad');
   });
 
+  it("keeps the previous release's write_entry beside the new one, for processes of that release still running", async () => {
+    const schema = freshSchema();
+    const driver = await driverOn(schema);
+    const overloads = await admin.query(
+      `SELECT pronargs FROM pg_proc WHERE proname = 'write_entry' AND pronamespace = $1::regnamespace ORDER BY 1`,
+      [`"${schema}"`],
+    );
+    expect(overloads.rows.map((row) => row.pronargs)).toEqual([31, 32]);
+    // What release 4 sends: a create of a new name (31 arguments, no expected id).
+    const columns = Array.from({ length: 7 }, () => '{}');
+    const created = await admin.query(
+      `SELECT "${schema}".write_entry(NULL, 1, 's1', 'old', 'id-old', NULL, NULL, NULL, 'text', 'text/plain', 0, 0, 0,
+         'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855', 1, 1, NULL, false, false, 1, '{}', 'c-old', 0,
+         '{}'::bytea[], $1, $2, $3, $4, $5, $6, $7) AS outcome`,
+      columns,
+    );
+    expect(created.rows[0].outcome).toEqual({ ok: true, entry: null });
+    expect(await driver.doGetEntry('s1', 'old')).toMatchObject({ id: 'id-old', version: 1 });
+  });
+
   it('refuses a schema name that is not a plain identifier', async () => {
     const error = await rejection(
       createPostgresDriver({ connectionString: url, schema: 'x"; DROP TABLE y; --' }),

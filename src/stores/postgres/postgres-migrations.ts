@@ -3,7 +3,7 @@ import { formatTarget, type PostgresTarget } from './postgres-errors.js';
 import type { PostgresPool } from './postgres-pool.js';
 import { splitJoinedWords } from './postgres-schema.js';
 import { withTransaction } from './postgres-transaction.js';
-import { dropWriteEntryRelease4, writeEntryFunction } from './postgres-write-entry.js';
+import { writeEntryFunction } from './postgres-write-entry.js';
 
 /** One schema change: the statements that take the schema from `version - 1` to `version`. */
 export interface Migration {
@@ -144,9 +144,10 @@ export const MIGRATIONS: readonly Migration[] = [
     statements: (s) => [writeEntryFunction(s, 4)],
   },
   {
-    // write_entry checks the entry's id too (a name deleted and created again starts over at version 1).
+    // write_entry checks the entry's id too (a name deleted and created again starts over at version 1). An
+    // overload (one argument more): processes of the previous release, still running, keep calling theirs.
     version: 5,
-    statements: (s) => [dropWriteEntryRelease4(s), writeEntryFunction(s, 5)],
+    statements: (s) => [writeEntryFunction(s, 5)],
   },
 ];
 

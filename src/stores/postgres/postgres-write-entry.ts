@@ -29,14 +29,14 @@ export const CAS_LOST = 'SPCAS';
 export const NEEDS_READ_COMMITTED = 'SPRC1';
 
 /**
- * The function as migration `release` creates it: 4 the first, 5 with `expected_id` (the id the entry must have,
- * or NULL; a name deleted and created again starts over at version 1). Released: never change what a release
- * produces; change the function with a new release and migration. `s` is the quoted schema.
+ * The function as migration `release` creates it: 4 the first, 5 with `expected_id` (the id the entry found must
+ * have, or NULL; a name deleted and created again starts over at version 1), an overload beside release 4, which
+ * processes of the previous release still call. Released: never change what a release produces; change the
+ * function with a new release and migration. `s` is the quoted schema.
  */
 export function writeEntryFunction(s: string, release: 4 | 5): string {
   const expectedId = release === 5 ? ' expected_id text,' : '';
-  const idMismatch =
-    release === 5 ? ` OR (expected_id IS NOT NULL AND previous->>'id' IS DISTINCT FROM expected_id)` : '';
+  const idMismatch = release === 5 ? ` OR (expected_id IS NOT NULL AND previous->>'id' <> expected_id)` : '';
   return `CREATE FUNCTION ${s}.write_entry(
       expected bigint,${expectedId} now_at bigint,
       e_session text, e_name text, e_id text, e_turn text, e_step bigint, e_source text, e_kind text,
@@ -121,13 +121,6 @@ export function writeEntryFunction(s: string, release: 4 | 5): string {
 export type WriteEntryOutcome =
   | { ok: true; previous: EntryRecord | undefined }
   | { ok: false; current: EntryRecord | undefined };
-
-/** Migration 5's signature change: the release-4 function goes (its argument types), then release 5 comes. */
-export function dropWriteEntryRelease4(s: string): string {
-  return `DROP FUNCTION ${s}.write_entry(bigint, bigint, text, text, text, text, bigint, text, text, text, bigint,
-    bigint, bigint, text, bigint, bigint, bigint, boolean, boolean, bigint, json, text, integer, bytea[], integer[],
-    bigint[], bigint[], bigint[], integer[], integer[], integer[])`;
-}
 
 /**
  * Writes `record` with `chunks` (its whole content) if the entry's version is `expectedVersion` (`null`: no

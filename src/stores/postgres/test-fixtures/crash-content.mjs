@@ -1,10 +1,9 @@
-/**
- * What crash-writer.mjs writes as entry I: mostly small texts (one round trip), every fifth 1.5 MiB (more than
- * the driver buffers: its chunks go to a staging row before the commit).
- */
+/** What crash-writer.mjs writes as entry I (a small text, a few hundred bytes at most: one round trip). */
 export function contentOf(index) {
-  const line = `write ${index} `;
-  return index % 5 === 4
-    ? line.repeat(Math.ceil((1.5 * 1024 * 1024) / line.length))
-    : line.repeat(1 + (index % 50));
+  return `write ${index} `.repeat(1 + (index % 50));
+}
+
+/** The pieces of the large entry crash-writer.mjs streams before its SIGKILL: three of 1 MiB each. */
+export function largePieces() {
+  return Array.from({ length: 3 }, (_, part) => `${String(part)}`.repeat(1024 * 1024));
 }
