@@ -1,34 +1,52 @@
 import type { ChunkInPostgres } from '../driver.js';
+import { BinaryCopyRows } from './binary-copy-rows.js';
 import { createPgPool } from './load-pg.js';
-import type { PostgresPool } from './postgres-pool.js';
+import { CopyOutQuery } from './postgres-copy-out.js';
+import type { PostgresClient, PostgresPool } from './postgres-pool.js';
 import { quoteSchema } from './postgres-schema.js';
+
+/** A client of the pool this fetcher makes itself (a `pg.Pool`'s), which also runs query objects. */
+interface CopyClient {
+  query(submittable: CopyOutQuery): unknown;
+  release: PostgresClient['release'];
+}
+
+const ROW_ID = /^[0-9]{1,19}$/;
 
 /**
  * Fetches the bytes of {@link ChunkInPostgres} sources on connections of the calling thread (grep's worker), so
  * the rows' transfer and the decoding of their bytes never run on the main thread's event loop. One connection
  * per server (connection string) and thread, opened at the first fetch and kept for the next scans.
+ *
+ * The rows come through `COPY (SELECT id, data …) TO STDOUT (FORMAT binary)`: the bytes as stored, where a
+ * `SELECT` through `pg` has the server hex-encode them and this thread decode the hex (decision 010).
  */
 export class PostgresChunkFetcher {
   readonly #pools = new Map<string, Promise<PostgresPool>>();
   /** Fetches started ahead (see {@link prefetch}) and not taken yet, by `dataId`: the last two prefetches'. */
   readonly #ahead = new Map<string, Promise<Map<string, Uint8Array>>>();
-  /** The `dataId`s of the last prefetch and of the one before it. */
-  #latest: string[] = [];
-  #older: string[] = [];
+  /** The last prefetch and the one before it: their `dataId`s and their fetch. */
+  #latest: Prefetch | undefined;
+  #older: Prefetch | undefined;
 
   /**
    * Starts fetching the bytes of `sources` now, for a later {@link fetch} of the same sources. What the prefetch
-   * before the last one started and no fetch took (a scan that stopped early) is dropped.
+   * before the last one started and no fetch took (a scan that stopped early) is dropped, unless a later
+   * prefetch asked for the same rows again (a new scan of the same entry): that one is kept.
    */
   prefetch(sources: readonly ChunkInPostgres[]): void {
     if (sources.length === 0) return;
     const fetched = this.#query(sources);
     // Awaited (and its failure seen) by the fetch that takes it; this only keeps it from being unhandled.
     fetched.catch(() => {});
-    for (const id of this.#older) this.#ahead.delete(id);
+    if (this.#older) {
+      for (const id of this.#older.ids) {
+        if (this.#ahead.get(id) === this.#older.fetched) this.#ahead.delete(id);
+      }
+    }
     this.#older = this.#latest;
-    this.#latest = sources.map((source) => source.postgres.dataId);
-    for (const id of this.#latest) this.#ahead.set(id, fetched);
+    this.#latest = { ids: sources.map((source) => source.postgres.dataId), fetched };
+    for (const id of this.#latest.ids) this.#ahead.set(id, fetched);
   }
 
   /**
@@ -50,7 +68,7 @@ export class PostgresChunkFetcher {
     return found;
   }
 
-  /** One query per schema and server for `sources`. */
+  /** One binary `COPY` per schema and server for `sources`. */
   async #query(sources: readonly ChunkInPostgres[]): Promise<Map<string, Uint8Array>> {
     const groups = new Map<string, { target: ChunkInPostgres['postgres']; ids: string[] }>();
     for (const { postgres } of sources) {
@@ -61,16 +79,39 @@ export class PostgresChunkFetcher {
     }
     const found = new Map<string, Uint8Array>();
     for (const { target, ids } of groups.values()) {
-      const pool = await this.#pool(target.connectionString);
-      const result = await pool.query(
-        `SELECT id, data FROM ${quoteSchema(target.schema)}.chunk_data WHERE id = ANY($1::bigint[])`,
-        [ids],
-      );
-      for (const row of result.rows) {
-        if (row.data instanceof Uint8Array) found.set(String(row.id), row.data);
-      }
+      const rows = await this.#copyRows(target, ids);
+      for (const [id, data] of rows) found.set(id, data);
     }
     return found;
+  }
+
+  /** The `chunk_data` rows `ids` of `target`'s schema, by id, through a binary `COPY`. */
+  async #copyRows(
+    target: ChunkInPostgres['postgres'],
+    ids: readonly string[],
+  ): Promise<Map<string, Uint8Array>> {
+    // COPY takes no parameters: the ids go into the statement, so only plain integers (what the driver gives) pass.
+    for (const id of ids) {
+      if (!ROW_ID.test(id)) throw new Error(`Not a chunk row id: ${JSON.stringify(id)}.`);
+    }
+    const rows = new BinaryCopyRows();
+    const copy = new CopyOutQuery(
+      `COPY (SELECT id, data FROM ${quoteSchema(target.schema)}.chunk_data WHERE id = ANY('{${ids.join(',')}}'::bigint[]))
+       TO STDOUT (FORMAT binary)`,
+      (bytes) => rows.push(bytes),
+    );
+    const pool = await this.#pool(target.connectionString);
+    const client = (await pool.connect()) as unknown as CopyClient;
+    try {
+      client.query(copy);
+      await copy.done;
+    } catch (error) {
+      // A failed COPY may leave the connection mid-stream or dead: it is not reused.
+      client.release(true);
+      throw error;
+    }
+    client.release();
+    return rows.finish();
   }
 
   /** Ends this thread's connections (a worker thread's end closes them too). */
@@ -78,8 +119,8 @@ export class PostgresChunkFetcher {
     const pools = [...this.#pools.values()];
     this.#pools.clear();
     this.#ahead.clear();
-    this.#latest = [];
-    this.#older = [];
+    this.#latest = undefined;
+    this.#older = undefined;
     await Promise.all(pools.map(async (pool) => (await pool.catch(() => undefined))?.end()));
   }
 
@@ -94,4 +135,10 @@ export class PostgresChunkFetcher {
     }
     return pool;
   }
+}
+
+/** A prefetch: the rows it asked for and their fetch. */
+interface Prefetch {
+  ids: string[];
+  fetched: Promise<Map<string, Uint8Array>>;
 }

@@ -1,0 +1,127 @@
+import { ScratchpadError } from '../../core/errors.js';
+
+/** The 11 bytes every binary `COPY` stream starts with (`PGCOPY\n\377\r\n\0`). */
+const SIGNATURE = Buffer.from([0x50, 0x47, 0x43, 0x4f, 0x50, 0x59, 0x0a, 0xff, 0x0d, 0x0a, 0x00]);
+
+const NOTHING = Buffer.alloc(0);
+
+/** Where the parser is in the stream. */
+type Step =
+  | { at: 'header' }
+  | { at: 'tuple' }
+  | { at: 'id-length' }
+  | { at: 'id' }
+  | { at: 'data-length' }
+  | { at: 'data'; id: string; bytes: Uint8Array; filled: number }
+  | { at: 'end' };
+
+/**
+ * Reads the rows of `COPY (SELECT id, data …) TO STDOUT (FORMAT binary)` (an `int8` and a `bytea` per row), fed in
+ * pieces as the server sends them (a piece may end anywhere, also inside a length). Each row's bytes are copied
+ * once, out of the piece (the connection reuses its buffer), into an array of their own. A NULL `data` leaves the
+ * row out, as a row not found. Anything that is not this shape is `STORE_CORRUPT`.
+ */
+export class BinaryCopyRows {
+  readonly rows = new Map<string, Uint8Array>();
+  #step: Step = { at: 'header' };
+  /** Bytes of a fixed-size field (header, count, length, id) that a piece boundary split. */
+  #pending = NOTHING;
+  #id = '';
+
+  /** Takes the next piece of the stream. */
+  push(piece: Uint8Array): void {
+    let offset = 0;
+    while (offset < piece.byteLength) {
+      const step = this.#step;
+      if (step.at === 'end') throw malformed('bytes after the end of the rows');
+      if (step.at === 'data') {
+        const take = Math.min(step.bytes.byteLength - step.filled, piece.byteLength - offset);
+        step.bytes.set(piece.subarray(offset, offset + take), step.filled);
+        step.filled += take;
+        offset += take;
+        if (step.filled === step.bytes.byteLength) this.#row(step.id, step.bytes);
+        continue;
+      }
+      const size = this.#fieldSize(step);
+      const have = this.#pending.byteLength;
+      const wanted = size - have;
+      if (piece.byteLength - offset < wanted) {
+        this.#pending = Buffer.concat([this.#pending, piece.subarray(offset)]);
+        return;
+      }
+      const field =
+        have === 0
+          ? Buffer.from(piece.buffer, piece.byteOffset + offset, size)
+          : Buffer.concat([this.#pending, piece.subarray(offset, offset + wanted)]);
+      this.#pending = NOTHING;
+      offset += wanted;
+      this.#read(step, field);
+    }
+  }
+
+  /** The rows, once the whole stream was pushed; throws when it stopped short of its end marker. */
+  finish(): Map<string, Uint8Array> {
+    if (this.#step.at !== 'end') throw malformed('the stream ended inside its rows');
+    return this.rows;
+  }
+
+  /** How many bytes the fixed-size field at `step` takes (the header: up to its extension length). */
+  #fieldSize(step: Exclude<Step, { at: 'data' } | { at: 'end' }>): number {
+    switch (step.at) {
+      case 'header':
+        return SIGNATURE.byteLength + 8;
+      case 'tuple':
+        return 2;
+      case 'id-length':
+      case 'data-length':
+        return 4;
+      case 'id':
+        return 8;
+    }
+  }
+
+  #read(step: Exclude<Step, { at: 'data' } | { at: 'end' }>, field: Buffer): void {
+    switch (step.at) {
+      case 'header': {
+        if (!field.subarray(0, SIGNATURE.byteLength).equals(SIGNATURE))
+          throw malformed('no binary COPY signature');
+        const extension = field.readUInt32BE(SIGNATURE.byteLength + 4);
+        if (extension !== 0) throw malformed('a header extension');
+        this.#step = { at: 'tuple' };
+        return;
+      }
+      case 'tuple': {
+        const fields = field.readInt16BE(0);
+        if (fields === -1) this.#step = { at: 'end' };
+        else if (fields === 2) this.#step = { at: 'id-length' };
+        else throw malformed(`a row of ${fields} fields`);
+        return;
+      }
+      case 'id-length':
+        if (field.readInt32BE(0) !== 8) throw malformed('an id that is not an int8');
+        this.#step = { at: 'id' };
+        return;
+      case 'id':
+        this.#id = field.readBigInt64BE(0).toString();
+        this.#step = { at: 'data-length' };
+        return;
+      case 'data-length': {
+        const length = field.readInt32BE(0);
+        if (length < -1) throw malformed('a negative length');
+        if (length === -1) this.#step = { at: 'tuple' };
+        else if (length === 0) this.#row(this.#id, new Uint8Array(0));
+        else this.#step = { at: 'data', id: this.#id, bytes: new Uint8Array(length), filled: 0 };
+        return;
+      }
+    }
+  }
+
+  #row(id: string, bytes: Uint8Array): void {
+    this.rows.set(id, bytes);
+    this.#step = { at: 'tuple' };
+  }
+}
+
+function malformed(what: string): ScratchpadError {
+  return new ScratchpadError('STORE_CORRUPT', `The server's binary COPY of chunk rows has ${what}.`);
+}
