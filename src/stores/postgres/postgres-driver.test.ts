@@ -456,6 +456,47 @@ describe('postgres driver', () => {
     expect(await driver.doGetEntry('s1', 'old')).toMatchObject({ id: 'id-old', version: 1 });
   });
 
+  it('stores chunk bytes with lz4 where the server has it; bytes stored before stay as they were', async () => {
+    const schema = freshSchema();
+    // A store at version 5 (before lz4), with bytes in it compressed the server's default way.
+    await admin.query(`CREATE SCHEMA "${schema}"`);
+    const { MIGRATIONS } = await import('./postgres-migrations.js');
+    await admin.query(
+      `CREATE TABLE "${schema}".schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
+    );
+    for (const migration of MIGRATIONS.filter((each) => each.version <= 5)) {
+      for (const statement of migration.statements(`"${schema}"`)) await admin.query(statement);
+      await admin.query(`INSERT INTO "${schema}".schema_migrations (version) VALUES ($1)`, [
+        migration.version,
+      ]);
+    }
+    const text = (seed: string) => `${seed} compresses well. `.repeat(20_000);
+    await admin.query(`INSERT INTO "${schema}".chunk_data (data) VALUES ($1)`, [Buffer.from(text('old'))]);
+    const before = await admin.query(
+      `SELECT id, pg_column_compression(data) AS method FROM "${schema}".chunk_data`,
+    );
+    expect(before.rows[0].method).not.toBeNull();
+    const pad = createScratchpad({ driver: await driverOn(schema) });
+    await pad.write('s1', 'after', text('new'));
+    const lz4 = await admin
+      .query('CREATE TEMP TABLE lz4_probe (b bytea COMPRESSION lz4)')
+      .then(() => admin.query('DROP TABLE lz4_probe').then(() => true))
+      .catch(() => false);
+    const methods = await admin.query(
+      `SELECT DISTINCT pg_column_compression(d.data) AS method FROM "${schema}".entries e
+       JOIN "${schema}".chunks c ON c.content_id = e.content_id JOIN "${schema}".chunk_data d ON d.id = c.data_id`,
+    );
+    expect(methods.rows).toEqual([{ method: lz4 ? 'lz4' : 'pglz' }]);
+    const old = await admin.query(
+      `SELECT data, pg_column_compression(data) AS method FROM "${schema}".chunk_data WHERE id = $1`,
+      [before.rows[0].id],
+    );
+    expect(old.rows[0].method).toBe(before.rows[0].method);
+    expect(old.rows[0].data.toString()).toBe(text('old'));
+    expect((await pad.read('s1', 'after')).content).toBe(text('new'));
+    expect((await pad.grep('s1', 'after', { pattern: 'new compresses' })).total).toBe(1);
+  });
+
   it('refuses a schema name that is not a plain identifier', async () => {
     const error = await rejection(
       createPostgresDriver({ connectionString: url, schema: 'x"; DROP TABLE y; --' }),
