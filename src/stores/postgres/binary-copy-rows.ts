@@ -110,7 +110,8 @@ export class BinaryCopyRows {
         if (length < -1) throw malformed('a negative length');
         if (length === -1) this.#step = { at: 'tuple' };
         else if (length === 0) this.#row(this.#id, new Uint8Array(0));
-        else this.#step = { at: 'data', id: this.#id, bytes: new Uint8Array(length), filled: 0 };
+        // Not zeroed: a row reaches `rows` only once every byte of it was copied in.
+        else this.#step = { at: 'data', id: this.#id, bytes: unfilled(length), filled: 0 };
         return;
       }
     }
@@ -120,6 +121,11 @@ export class BinaryCopyRows {
     this.rows.set(id, bytes);
     this.#step = { at: 'tuple' };
   }
+}
+
+/** `length` bytes not zeroed (a plain Uint8Array over memory of its own): they are all written before use. */
+function unfilled(length: number): Uint8Array {
+  return new Uint8Array(Buffer.allocUnsafeSlow(length).buffer, 0, length);
 }
 
 function malformed(what: string): ScratchpadError {
