@@ -491,16 +491,19 @@ export class SqliteDriver implements StoreDriver {
    */
   async #change<T>(body: () => T, freed?: SweepResult): Promise<T> {
     let garbage: string[] = [];
+    let queued = false;
+    // What the body noted (side files to delete, un-indexing queued) counts only once its transaction committed.
     const result = await this.#runWhenFree(() => {
-      const value = body();
+      const run = this.#search.noteQueuing(body);
       garbage = this.#chunks.takeGarbageFiles();
-      return value;
+      queued = run.queued;
+      return run.value;
     });
     if (garbage.length > 0 && this.#blobs) {
       const removed = this.#blobs.remove(garbage);
       if (freed) addFiles(freed, removed);
     }
-    if (this.#search.takeQueued()) this.#unindexer.start(UNINDEX_LOOP);
+    if (queued) this.#unindexer.start(UNINDEX_LOOP);
     return result;
   }
 

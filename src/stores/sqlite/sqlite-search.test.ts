@@ -136,3 +136,49 @@ describe('SQLite full-text search', () => {
     expect((await pad.search('s1', '!!! ???')).hits).toEqual([]);
   });
 });
+
+describe('SQLite un-indexing queue', () => {
+  it('a change that rolled back after queuing un-indexing starts no un-indexing loop', async () => {
+    const directory = join(root, `case-${++counter}`);
+    mkdirSync(directory);
+    const raw = new Database(join(directory, 'store.db'));
+    // The connection as the driver sees it, counting its looks at the queue (the loop's first read per step).
+    let queueLooks = 0;
+    const database = {
+      name: raw.name,
+      prepare: (source: string) => {
+        const statement = raw.prepare(source);
+        if (source !== 'SELECT 1 FROM search_unindex LIMIT 1') return statement;
+        return {
+          run: (...parameters: unknown[]) => statement.run(...parameters),
+          get: (...parameters: unknown[]) => {
+            queueLooks += 1;
+            return statement.get(...parameters);
+          },
+          all: (...parameters: unknown[]) => statement.all(...parameters),
+        };
+      },
+      exec: (source: string) => raw.exec(source),
+      function: raw.function.bind(raw),
+      close: () => raw.close(),
+    };
+    const driver = createSqliteDriver({ database });
+    const pad = createScratchpad({ driver });
+    await pad.write('s1', 'doc', 'alpha bravo');
+    expect((await pad.search('s1', 'bravo')).hits.length).toBe(1);
+    // The delete queues the entry's index rows, then fails: its transaction rolls back, nothing is queued.
+    raw.exec(
+      "CREATE TRIGGER refuse_delete BEFORE DELETE ON entries BEGIN SELECT RAISE(ABORT, 'refused'); END",
+    );
+    await expect(pad.delete('s1', 'doc')).rejects.toThrow(/refused/);
+    raw.exec('DROP TRIGGER refuse_delete');
+    expect(raw.prepare('SELECT count(*) AS count FROM search_unindex').get()).toEqual({ count: 0 });
+    const looksBefore = queueLooks;
+    await pad.write('s1', 'other', 'charlie');
+    // A loop started by that write would look at the queue after a turn of the event loop.
+    for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
+    await driver.close();
+    expect(queueLooks - looksBefore).toBe(0);
+    raw.close();
+  });
+});

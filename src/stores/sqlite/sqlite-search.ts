@@ -52,7 +52,7 @@ export class SearchIndex {
   readonly #unindexChunk: SqliteStatement;
   readonly #markUnindexed: SqliteStatement;
   readonly #dequeue: SqliteStatement;
-  /** Set when this connection queued un-indexing (see {@link takeQueued}). */
+  /** Set when the body {@link noteQueuing} runs queued un-indexing. */
   #queued = false;
   readonly #progress: SqliteStatement;
   readonly #rank: SqliteStatement;
@@ -214,11 +214,18 @@ export class SearchIndex {
     }
   }
 
-  /** True when this connection queued un-indexing since the last call (the caller starts the queue's loop). */
-  takeQueued(): boolean {
-    const queued = this.#queued;
+  /**
+   * Runs `body`, the work of one write transaction, and says whether it queued un-indexing (the caller starts the
+   * queue's loop once the transaction committed). A body that throws queued nothing: its transaction rolls back.
+   */
+  noteQueuing<T>(body: () => T): { value: T; queued: boolean } {
     this.#queued = false;
-    return queued;
+    try {
+      const value = body();
+      return { value, queued: this.#queued };
+    } finally {
+      this.#queued = false;
+    }
   }
 
   /** True when the queue (of any process) holds something. */
