@@ -510,6 +510,7 @@ export class Scratchpad {
         bytes: swept.files.bytes + (after?.files.bytes ?? 0),
       },
       held: after?.held ?? swept.held,
+      unindexing: (after ?? swept).unindexing ?? { contents: 0, bytes: 0 },
     };
   }
 

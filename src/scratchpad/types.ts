@@ -151,4 +151,9 @@ export interface GcResult {
    * when the last of it can be released by a later `gc`, `null` when nothing is kept.
    */
   held: { contents: number; bytes: number; until: number | null };
+  /**
+   * Content of replaced or deleted entries past its readers' time, still kept until its search index rows are
+   * removed (the SQLite store does that in the background); a later `gc` frees it.
+   */
+  unindexing: { contents: number; bytes: number };
 }

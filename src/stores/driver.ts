@@ -123,6 +123,11 @@ export interface SweepResult {
    * can be released (a sweep after it frees them), `null` when none is kept.
    */
   held: { contents: number; bytes: number; until: number | null };
+  /**
+   * Contents of replaced or deleted entries past their readers' time, kept until the search index no longer holds
+   * them (SQLite removes their index rows in the background; a sweep after that frees them). Absent: none.
+   */
+  unindexing?: { contents: number; bytes: number };
 }
 
 /**

@@ -64,6 +64,7 @@ export class ChunkStore {
   readonly #retireContent: SqliteStatement;
   readonly #purgeRetired: SqliteStatement;
   readonly #retiredSize: SqliteStatement;
+  readonly #keptSize: SqliteStatement;
   readonly #contentExists: SqliteStatement;
   readonly #sweepStaging: SqliteStatement;
   readonly #insertChunk: SqliteStatement;
@@ -111,6 +112,16 @@ export class ChunkStore {
       `SELECT count(*) AS contents, max(retired_at) AS latest,
          coalesce(sum((SELECT sum(bytes) FROM chunks WHERE chunks.content = contents.id)), 0) AS bytes
        FROM contents WHERE ${purgeable}`,
+    );
+    // What a purge at `cutoff` leaves: contents retired after it (still in their readers' time), and the rest,
+    // which only the un-indexing queue keeps.
+    this.#keptSize = database.prepare(
+      `SELECT retired_at > @cutoff AS forReaders, count(*) AS contents, max(retired_at) AS latest,
+         coalesce(sum((SELECT sum(bytes) FROM chunks WHERE chunks.content = contents.id)), 0) AS bytes
+       FROM contents
+       WHERE retired_at IS NOT NULL
+         AND (retired_at > @cutoff OR EXISTS (SELECT 1 FROM search_unindex WHERE search_unindex.content = contents.id))
+       GROUP BY forReaders`,
     );
     this.#contentExists = database.prepare('SELECT 1 FROM contents WHERE id = ?');
     this.#insertChunk = database.prepare(
@@ -263,10 +274,32 @@ export class ChunkStore {
   }
 
   /**
-   * Contents retired at or before `cutoff` (all of them by default) that a purge would delete (not those queued
-   * for un-indexing): how many, their size, the latest retirement.
+   * What a purge at `cutoff` keeps: `forReaders`, the contents retired after it (queued for un-indexing or not),
+   * with their latest retirement; `unindexing`, those retired at or before it that the un-indexing queue still
+   * holds (a purge after their index rows left deletes them).
    */
-  retired(cutoff = Number.MAX_SAFE_INTEGER): RetiredContents {
+  kept(cutoff: number): { forReaders: RetiredContents; unindexing: { contents: number; bytes: number } } {
+    const rows = this.#keptSize.all({ cutoff }) as Array<{
+      forReaders: number;
+      contents: number;
+      bytes: number;
+      latest: number | null;
+    }>;
+    const forReaders = rows.find((row) => row.forReaders === 1);
+    const unindexing = rows.find((row) => row.forReaders === 0);
+    return {
+      forReaders: forReaders
+        ? { contents: forReaders.contents, bytes: forReaders.bytes, latest: forReaders.latest }
+        : { contents: 0, bytes: 0, latest: null },
+      unindexing: { contents: unindexing?.contents ?? 0, bytes: unindexing?.bytes ?? 0 },
+    };
+  }
+
+  /**
+   * Contents retired at or before `cutoff` that a purge would delete (not those queued for un-indexing): how
+   * many, their size, the latest retirement.
+   */
+  retired(cutoff: number): RetiredContents {
     const row = this.#retiredSize.get(cutoff) as { contents: number; bytes: number; latest: number | null };
     return { contents: row.contents, bytes: row.bytes, latest: row.latest };
   }

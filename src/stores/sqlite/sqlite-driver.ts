@@ -433,15 +433,18 @@ export class SqliteDriver implements StoreDriver {
    * sink this driver still holds: its writer is only slow), then deletes the side files nothing points at,
    * including orphans a crash left behind (files without a row: a file is only created after its row committed,
    * so one listed here without a row after the listing is garbage). Reports the retired contents it released, the
-   * side files it deleted (their size on disk) and what is still kept for readers, releasable
-   * {@link RETIRED_CONTENT_RETENTION_MS} after its retirement.
+   * side files it deleted (their size on disk), what is still kept for readers, releasable
+   * {@link RETIRED_CONTENT_RETENTION_MS} after its retirement, and what is past that but still queued for
+   * un-indexing (released by a sweep after its index rows left).
    */
   async doSweepStaging(olderThanMs: number): Promise<SweepResult> {
     const result = emptySweep();
     const listed = this.#run(() => this.#blobs?.list() ?? []);
+    let cutoff = 0;
     await this.#freeing(() => {
       const now = this.#now();
-      const due = this.#chunks.purgeRetired(now - RETIRED_CONTENT_RETENTION_MS);
+      cutoff = now - RETIRED_CONTENT_RETENTION_MS;
+      const due = this.#chunks.purgeRetired(cutoff);
       result.released = { contents: due.contents, bytes: due.bytes };
       result.staging = this.#chunks.sweepStaging(now - olderThanMs, this.#writers.keys());
     }, result);
@@ -449,12 +452,13 @@ export class SqliteDriver implements StoreDriver {
       const known = await this.#read(() => this.#chunks.fileNames());
       addFiles(result, this.#blobs.remove(listed.filter((name) => !known.has(name))));
     }
-    const kept = await this.#read(() => this.#chunks.retired());
+    const { forReaders, unindexing } = await this.#read(() => this.#chunks.kept(cutoff));
     result.held = {
-      contents: kept.contents,
-      bytes: kept.bytes,
-      until: kept.latest === null ? null : kept.latest + RETIRED_CONTENT_RETENTION_MS,
+      contents: forReaders.contents,
+      bytes: forReaders.bytes,
+      until: forReaders.latest === null ? null : forReaders.latest + RETIRED_CONTENT_RETENTION_MS,
     };
+    result.unindexing = unindexing;
     return result;
   }
 

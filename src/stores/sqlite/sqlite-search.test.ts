@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describeGc } from '../../scratchpad/describe-gc.js';
 import { createScratchpad, type Scratchpad } from '../../scratchpad/scratchpad.js';
-import { createSqliteDriver, type SqliteDriver } from './index.js';
+import { createSqliteDriver, RETIRED_CONTENT_RETENTION_MS, type SqliteDriver } from './index.js';
 
 const root = mkdtempSync(join(tmpdir(), 'scratchpad-sqlite-search-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -180,5 +181,49 @@ describe('SQLite un-indexing queue', () => {
     await driver.close();
     expect(queueLooks - looksBefore).toBe(0);
     raw.close();
+  });
+});
+
+describe('SQLite gc and the un-indexing queue', () => {
+  it('gc reports content queued for un-indexing: kept for readers first, then until its index rows left', async () => {
+    const directory = join(root, `case-${++counter}`);
+    mkdirSync(directory);
+    const database = new Database(join(directory, 'store.db'));
+    let clock = Date.UTC(2026, 0, 1);
+    const driver = createSqliteDriver({ database, now: () => clock });
+    const pad = createScratchpad({ driver, now: () => clock });
+    const body = 'alpha bravo charlie';
+    await pad.write('s1', 'doc', body);
+    expect((await pad.search('s1', 'bravo')).hits.length).toBe(1);
+    const { contentId } = database
+      .prepare("SELECT content AS contentId FROM entries WHERE name = 'doc'")
+      .get() as {
+      contentId: number;
+    };
+    await pad.delete('s1', 'doc');
+    await vi.waitFor(() =>
+      expect(database.prepare('SELECT count(*) AS count FROM search_unindex').get()).toEqual({ count: 0 }),
+    );
+    // As a process killed while un-indexing leaves it (nothing of this driver works the queue off until a change).
+    database.prepare("INSERT INTO search_unindex (content, name) VALUES (?, 'doc')").run(contentId);
+    const bytes = Buffer.byteLength(body);
+
+    expect(await pad.gc()).toMatchObject({
+      released: { contents: 0, bytes: 0 },
+      held: { contents: 1, bytes, until: clock + RETIRED_CONTENT_RETENTION_MS },
+      unindexing: { contents: 0, bytes: 0 },
+    });
+    clock += RETIRED_CONTENT_RETENTION_MS;
+    const past = await pad.gc();
+    expect(past).toMatchObject({
+      released: { contents: 0, bytes: 0 },
+      held: { contents: 0, bytes: 0, until: null },
+      unindexing: { contents: 1, bytes },
+    });
+    expect(describeGc(past).at(-1)).toBe(
+      `waiting for their search index rows to be removed: 1 content of replaced or deleted entries (${bytes} B); a gc after that frees it`,
+    );
+    await driver.close();
+    database.close();
   });
 });
