@@ -44,7 +44,9 @@ export interface SqliteDriverConfig {
   path?: string;
   /**
    * An open better-sqlite3 connection (or anything of the {@link SqliteDatabase} shape) dedicated to the
-   * scratchpad. The driver sets its pragmas and creates its tables; `close()` leaves it open (it is yours).
+   * scratchpad. The driver sets its pragmas and creates its tables; `close()` leaves it open (it is yours). While
+   * the store is open the connection runs with `busy_timeout = 0` (the store waits for locks itself, without
+   * blocking the event loop); `close()` gives it back the busy timeout it had when it was passed in.
    */
   database?: SqliteDatabase;
   /** How long to wait for another process's write lock before failing with `STORE_UNAVAILABLE` (default 5000). */
@@ -132,6 +134,8 @@ export class SqliteDriver implements StoreDriver {
   readonly path: string;
   readonly #database: SqliteDatabase;
   readonly #ownsDatabase: boolean;
+  /** The busy timeout a connection passed in had, given back when the store closes (the store runs it with 0). */
+  readonly #callerBusyTimeoutMs: number | undefined;
   readonly #busyTimeoutMs: number;
   readonly #now: () => number;
   readonly #transaction: ImmediateTransaction;
@@ -183,6 +187,7 @@ export class SqliteDriver implements StoreDriver {
     this.path = config.path ?? config.database?.name ?? ':memory:';
     this.#ownsDatabase = config.database === undefined;
     this.#database = config.database ?? openDatabaseFile(this.path);
+    this.#callerBusyTimeoutMs = this.#ownsDatabase ? undefined : busyTimeoutOf(this.#database);
     try {
       this.#blobs = blobDirectoryOf(this.path);
       configureDatabase(this.#database, this.#busyTimeoutMs);
@@ -227,6 +232,7 @@ export class SqliteDriver implements StoreDriver {
       this.#database.exec('PRAGMA busy_timeout = 0');
     } catch (error) {
       if (this.#ownsDatabase) this.#database.close();
+      else this.#restoreBusyTimeout();
       throw toStoreError(error, this.path, this.#busyTimeoutMs);
     }
     const inlineBytes =
@@ -486,6 +492,17 @@ export class SqliteDriver implements StoreDriver {
     await this.#checkpointer?.stop();
     this.#closed = true;
     if (this.#ownsDatabase) this.#database.close();
+    else this.#restoreBusyTimeout();
+  }
+
+  /** Gives a connection passed in its own busy timeout back (a failure leaves the caller's connection as it is). */
+  #restoreBusyTimeout(): void {
+    if (this.#callerBusyTimeoutMs === undefined) return;
+    try {
+      this.#database.exec(`PRAGMA busy_timeout = ${this.#callerBusyTimeoutMs}`);
+    } catch {
+      // a connection the caller closed already
+    }
   }
 
   /**
@@ -711,6 +728,16 @@ function changedWhileReading(record: EntryRecord): ScratchpadError {
 function addFiles(result: SweepResult, removed: { count: number; bytes: number }): void {
   result.files.count += removed.count;
   result.files.bytes += removed.bytes;
+}
+
+/** The connection's busy timeout in milliseconds, or `undefined` when it cannot be read. */
+function busyTimeoutOf(database: SqliteDatabase): number | undefined {
+  try {
+    const value = Object.values((database.prepare('PRAGMA busy_timeout').get() ?? {}) as object)[0];
+    return typeof value === 'number' ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The side-file directory of a database at `path`, or `undefined` for a database that is not a file. */

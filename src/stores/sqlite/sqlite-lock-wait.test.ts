@@ -79,3 +79,16 @@ describe('SQLite writes waiting for the write lock', () => {
     await pad.close();
   });
 });
+
+describe('A connection passed in', () => {
+  it('gets its own busy timeout back when the store closes (the store runs it with 0 while open)', async () => {
+    const database = new Database(join(root, 'passed.db'), { timeout: 1234 });
+    const busyTimeout = (): unknown => database.pragma('busy_timeout', { simple: true });
+    const driver = createSqliteDriver({ database, busyTimeoutMs: 3000 });
+    expect(busyTimeout()).toBe(0);
+    await createScratchpad({ driver }).write('s1', 'note', 'written');
+    await driver.close();
+    expect(busyTimeout()).toBe(1234);
+    database.close();
+  });
+});
