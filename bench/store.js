@@ -30,11 +30,11 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { printFirstSearch } from './first-search.js';
+import { measureFirstSearch, printFirstSearch } from './first-search.js';
 import { logBuffer, logPieces, random } from './lib/log-text.js';
 import { MIB, median, printTable, quantile, round, time } from './lib/measure.js';
 import { dropFromPageCache, pageCacheUnavailable, residentBytes } from './lib/page-cache.js';
-import { printSmallWrites } from './small-writes.js';
+import { measureSmallWrites, printSmallWrites } from './small-writes.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 if (!existsSync(join(here, '..', 'dist', 'index.js'))) {
@@ -379,37 +379,28 @@ async function openStore(store) {
   };
 }
 
-/** Figures of the companion benchmarks (bench/small-writes.js, bench/first-search.js), run in this process. */
+/**
+ * Figures of the companion benchmarks (bench/small-writes.js, bench/first-search.js), run in this process. Both
+ * are imported above (their tables are printed from there), so they always exist: only `--no-companions` and
+ * `--only grep` skip them, and the report says so.
+ */
 async function companions() {
   if (given.includes('--no-companions')) return { skipped: '--no-companions' };
-  const out = {};
-  const smallWrites = join(here, 'small-writes.js');
-  if (existsSync(smallWrites)) {
-    log('small writes vs raw better-sqlite3 (bench/small-writes.js)');
-    const { measureSmallWrites } = await import('./small-writes.js');
-    out.smallWrites = [await measureSmallWrites({ log })];
-    // Against a raw `pg` insert at the server's durability (the fs store has no raw engine to compare with).
-    for (const url of STORE_URLS.filter((url) => url !== 'fs')) {
-      log(`small writes vs raw pg inserts, ${labelOf(url)}`);
-      out.smallWrites.push(await measureSmallWrites({ log, store: url }));
-    }
-  } else {
-    out.smallWrites = { skipped: 'bench/small-writes.js does not exist' };
+  log('small writes vs raw better-sqlite3 (bench/small-writes.js)');
+  const smallWrites = [await measureSmallWrites({ log })];
+  // Against a raw `pg` insert at the server's durability (the fs store has no raw engine to compare with).
+  for (const url of STORE_URLS.filter((url) => url !== 'fs')) {
+    log(`small writes vs raw pg inserts, ${labelOf(url)}`);
+    smallWrites.push(await measureSmallWrites({ log, store: url }));
   }
-  const firstSearch = join(here, 'first-search.js');
-  if (existsSync(firstSearch)) {
-    log(`first search on ${FIRST_SEARCH_MB.join(', ')} MB (bench/first-search.js)`);
-    const { measureFirstSearch } = await import('./first-search.js');
-    out.firstSearch = await measureFirstSearch({ sizes: FIRST_SEARCH_MB, log });
-    // The fs store has no full-text index to build (it searches by scan): PostgreSQL stores only.
-    for (const url of STORE_URLS.filter((url) => url !== 'fs')) {
-      log(`first search on ${FIRST_SEARCH_MB.join(', ')} MB, ${labelOf(url)}`);
-      out.firstSearch.push(...(await measureFirstSearch({ sizes: FIRST_SEARCH_MB, log, store: url })));
-    }
-  } else {
-    out.firstSearch = { skipped: 'bench/first-search.js does not exist' };
+  log(`first search on ${FIRST_SEARCH_MB.join(', ')} MB (bench/first-search.js)`);
+  const firstSearch = await measureFirstSearch({ sizes: FIRST_SEARCH_MB, log });
+  // The fs store has no full-text index to build (it searches by scan): PostgreSQL stores only.
+  for (const url of STORE_URLS.filter((url) => url !== 'fs')) {
+    log(`first search on ${FIRST_SEARCH_MB.join(', ')} MB, ${labelOf(url)}`);
+    firstSearch.push(...(await measureFirstSearch({ sizes: FIRST_SEARCH_MB, log, store: url })));
   }
-  return out;
+  return { smallWrites, firstSearch };
 }
 
 function report(results) {
@@ -450,6 +441,7 @@ function report(results) {
   }
   printTable(header(`grep ${SIZE_MIB} MiB`), grepRows);
   if (!ONLY_GREP) reportReadsAndMemory(results, header);
+  reportCompanions(results.companions);
 
   const targets = [];
   const target = (name, value, text, pass) => targets.push({ name, value, target: text, pass });
@@ -541,16 +533,20 @@ function reportReadsAndMemory(results, header) {
       ['peak RSS including a full streamed pass', memory.peakRssMiB],
     ],
   );
-  const { smallWrites, firstSearch, skipped } = results.companions;
-  if (skipped) console.log(`\nsmall writes and first search: skipped (${skipped})`);
-  for (const figures of Array.isArray(smallWrites) ? smallWrites : []) {
+}
+
+/** The companions' tables, or why they were skipped (`--no-companions`, `--only grep`). */
+function reportCompanions({ smallWrites, firstSearch, skipped }) {
+  if (skipped) {
+    console.log(`\nsmall writes and first search: skipped (${skipped})`);
+    return;
+  }
+  for (const figures of smallWrites) {
     console.log('');
     printSmallWrites(figures);
   }
-  if (Array.isArray(firstSearch)) {
-    console.log('');
-    printFirstSearch(firstSearch);
-  }
+  console.log('');
+  printFirstSearch(firstSearch);
 }
 
 /** Targets of one store's range reads and offload. */
