@@ -113,6 +113,41 @@ describe('SimdNeedle', () => {
     );
   });
 
+  it('property: text that ends exactly at the end of its WebAssembly memory is searched and counted within it', () => {
+    fc.assert(
+      fc.property(
+        asciiText,
+        needles,
+        fc.boolean(),
+        fc.nat(40),
+        fc.boolean(),
+        (text, needle, ignoreCase, before, inScanBuffer) => {
+          // The text at the end of a scan buffer, which ends where its memory does (a read past the text traps),
+          // or of a plain buffer (copied to the needle's memory, where the copy ends at the memory's end too).
+          const bytes = Buffer.from(text, 'latin1');
+          const size = before + bytes.byteLength;
+          const buffer = inScanBuffer ? scanBuffer(size) : Buffer.alloc(size);
+          if (inScanBuffer) expect(buffer.byteOffset + buffer.byteLength).toBe(buffer.buffer.byteLength);
+          buffer.fill('x', 0, before);
+          bytes.copy(buffer, before);
+          const probe = new SimdNeedle(Buffer.from(needle, 'latin1'), buffer, ignoreCase);
+          const expected = reference(text, needle, ignoreCase).map((at) => before + at);
+          expect(allStarts(probe, buffer, before, size)).toEqual(expected);
+          const counted = probe.countLines(buffer, before, size, 1_000_000);
+          const lines = text.split('\n');
+          const folded = (value: string): string => (ignoreCase ? value.toLowerCase() : value);
+          // What WebAssembly counts stops short of the last 16 + distance bytes: at most every matching line.
+          expect(counted?.lines).toBeLessThanOrEqual(
+            lines.filter((line) => folded(line).includes(folded(needle))).length,
+          );
+          expect(counted?.stoppedAt).toBeGreaterThanOrEqual(before);
+          expect(counted?.stoppedAt).toBeLessThanOrEqual(size);
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
   it('searches a new region after startRegion, not the copy of the last one', () => {
     const probe = new SimdNeedle(Buffer.from('error'), Buffer.from('x'));
     const text = Buffer.from('an ERROR here, and an Error there and more text after it');

@@ -173,7 +173,10 @@ export function simdAvailable(): boolean {
 }
 
 const PAGE = 64 * 1024;
-/** Bytes at the end of each memory for `count`'s needle (and where it stopped): needles up to 1,000 bytes. */
+/**
+ * Bytes at the start of each memory for `count`'s needle (and where it stopped): needles up to 1,000 bytes. The
+ * text searched lies at the end of the memory, so a read past the text would trap rather than read the needle.
+ */
 const AREA = 2048 + 8;
 const MAX_COUNTED_NEEDLE = 1000;
 
@@ -196,9 +199,8 @@ type Count = (
 interface Scanner {
   find: Find;
   count: Count;
-  /** The memory's bytes, and where its needle area starts. */
+  /** The memory's bytes (its needle area first, at 0). */
   bytes: Buffer<ArrayBuffer>;
-  area: number;
 }
 
 /** The scanner of each buffer made by {@link scanBuffer}, by its ArrayBuffer. */
@@ -214,7 +216,6 @@ function instantiate(bytes: number): Scanner {
     find: instance.exports.find as Find,
     count: instance.exports.count as Count,
     bytes: Buffer.from(memory.buffer),
-    area: pages * PAGE - AREA,
   };
   scanners.set(memory.buffer, scanner);
   return scanner;
@@ -222,11 +223,13 @@ function instantiate(bytes: number): Scanner {
 
 /**
  * A buffer of `bytes` in WebAssembly memory of its own (never grown, so the buffer stays valid), which
- * {@link SimdNeedle} searches without a copy; a plain buffer where WebAssembly SIMD is not available.
+ * {@link SimdNeedle} searches without a copy; a plain buffer where WebAssembly SIMD is not available. It ends
+ * where the memory ends.
  */
 export function scanBuffer(bytes: number): Buffer<ArrayBuffer> {
   if (!simdAvailable()) return Buffer.allocUnsafe(bytes);
-  return Buffer.from(instantiate(bytes).bytes.buffer, 0, bytes);
+  const memory = instantiate(bytes).bytes;
+  return Buffer.from(memory.buffer, memory.byteLength - bytes, bytes);
 }
 
 /** True for an ASCII needle whose case variants are ASCII only (RE2 folds `k` and `s` to non-ASCII letters too). */
@@ -248,8 +251,8 @@ export class SimdNeedle {
   readonly #second: number;
   /** Memory for text not in a {@link scanBuffer} (replaced by a larger one when needed). */
   #scratch: Scanner | undefined;
-  /** The text copied to the scratch memory in this region, if any. */
-  #copied: { text: Buffer; end: number } | undefined;
+  /** The text copied to the scratch memory in this region, if any: `text[0, end)` at `base` (`view` from there). */
+  #copied: { text: Buffer; end: number; base: number; view: Buffer } | undefined;
 
   constructor(needle: Uint8Array, sample: Uint8Array, ignoreCase = true) {
     const bytes = Buffer.from(needle);
@@ -286,9 +289,8 @@ export class SimdNeedle {
     let view = text;
     let base = text.byteOffset;
     if (!scanner) {
-      scanner = this.#copy(text, end);
-      view = scanner.bytes;
-      base = 0;
+      const copied = this.#copy(text, end);
+      ({ scanner, view, base } = copied);
     }
     const find = scanner.find;
     const first = this.#first;
@@ -332,7 +334,7 @@ export class SimdNeedle {
    * Counts the lines of `text[from, end)` that hold the needle, up to `maxLines`, from `from` (a line start, or a
    * position on a line without the needle before it) on, in WebAssembly: no call per match. It stops short of the
    * last 16 + distance bytes: `stoppedAt` is where to go on from (with {@link next}), a line start or a position
-   * with no needle before it on its line. Undefined for a needle too long for the memory's needle area.
+   * with no needle before it on its line, at most `end`. Undefined for a needle too long for the memory's needle area.
    */
   countLines(
     text: Buffer,
@@ -344,15 +346,12 @@ export class SimdNeedle {
     if (length > MAX_COUNTED_NEEDLE) return undefined;
     let scanner = scanners.get(text.buffer);
     let base = text.byteOffset;
-    if (!scanner) {
-      scanner = this.#copy(text, end);
-      base = 0;
-    }
+    if (!scanner) ({ scanner, base } = this.#copy(text, end));
     const first = this.#first;
     const second = this.#second;
     const lower = this.#lower;
     const masks = this.#masks;
-    const area = scanner.area;
+    const area = 0;
     scanner.bytes.set(lower, area + 8);
     scanner.bytes.set(masks, area + 8 + length);
     const limit = end - (second - first) - 15;
@@ -371,7 +370,8 @@ export class SimdNeedle {
       first,
       maxLines,
     );
-    return { lines, stoppedAt: scanner.bytes.readInt32LE(area) - base - first };
+    // After a match on the region's last line the module goes on from past its end: that is the end.
+    return { lines, stoppedAt: Math.min(end, scanner.bytes.readInt32LE(area) - base - first) };
   }
 
   #matchesAt(view: Buffer, start: number): boolean {
@@ -383,18 +383,22 @@ export class SimdNeedle {
     return true;
   }
 
-  /** `text[0, end)` in the scratch memory, copied once per region. */
-  #copy(text: Buffer, end: number): Scanner {
-    const copied = this.#copied;
+  /**
+   * `text[0, end)` in the scratch memory, copied once per region to the memory's end: the scanner, where `text[0]`
+   * is there (`base`), and a view from it.
+   */
+  #copy(text: Buffer, end: number): { scanner: Scanner; base: number; view: Buffer } {
     let scratch = this.#scratch;
-    if (scratch && copied?.text === text && copied.end >= end) return scratch;
-    if (!scratch || scratch.area < end) {
+    const copied = this.#copied;
+    if (scratch && copied?.text === text && copied.end >= end) return { scanner: scratch, ...copied };
+    if (!scratch || scratch.bytes.byteLength - AREA < end) {
       scratch = instantiate(Math.max(end, 1024 * 1024));
       this.#scratch = scratch;
     }
-    text.copy(scratch.bytes, 0, 0, end);
-    this.#copied = { text, end };
-    return scratch;
+    const base = scratch.bytes.byteLength - end;
+    text.copy(scratch.bytes, base, 0, end);
+    this.#copied = { text, end, base, view: scratch.bytes.subarray(base) };
+    return { scanner: scratch, base, view: this.#copied.view };
   }
 }
 
