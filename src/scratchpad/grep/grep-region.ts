@@ -1,6 +1,7 @@
 import { type CompiledPattern, compilePattern, findMatch, findMatchingLine } from '../../core/regex.js';
 import { literalAlternatives, requiredLiterals } from '../../core/required-literals.js';
-import { foldableAscii, SimdNeedle, simdAvailable } from './simd-needle.js';
+import { sampleByteCounts } from './byte-counts.js';
+import { foldableAscii, RegionCopy, SimdNeedle, simdAvailable } from './simd-needle.js';
 
 /** What {@link LineSearcher.find} is asked for. */
 export interface RegionQuery {
@@ -98,9 +99,13 @@ export class LineSearcher {
     if (this.#probes.length === 0) {
       // One needle, case kept: memchr from its rarest byte (`NeedleProbe`) beat the SIMD loop on the bench log
       // (24-26 ms against 30-43 per 256 MiB); several needles, or case ignored: SIMD (decision 002).
+      // The needles pick their rarest bytes from one count of the first region, and share one copy of a region
+      // that is not in WebAssembly memory already.
       const simd = simdAvailable() && (this.#folded || needles.length > 1);
+      const counts = sampleByteCounts(buffer, this.#folded);
+      const copies = simd ? new RegionCopy() : undefined;
       this.#probes = needles.map((needle) =>
-        simd ? new SimdNeedle(needle, buffer, this.#folded) : new NeedleProbe(needle, buffer),
+        copies ? new SimdNeedle(needle, counts, this.#folded, copies) : new NeedleProbe(needle, counts),
       );
     }
     for (const probe of this.#probes) probe.startRegion?.();
@@ -187,9 +192,6 @@ interface Probe {
   ): { lines: number; stoppedAt: number } | undefined;
 }
 
-/** Bytes of the first region counted to choose each needle's rarest byte. */
-const SAMPLE_BYTES = 64 * 1024;
-
 /**
  * Finds one needle fast: `Buffer.indexOf` jumps with `memchr` on the first byte of what it searches, so it
  * searches the needle from its rarest byte (as counted in a sample of the text) and checks the bytes before it.
@@ -199,13 +201,8 @@ class NeedleProbe implements Probe {
   readonly #offset: number;
   readonly #probe: Buffer;
 
-  constructor(needle: Buffer, sample: Buffer) {
-    const counts = new Uint32Array(256);
-    const sampled = Math.min(sample.byteLength, SAMPLE_BYTES);
-    for (let index = 0; index < sampled; index++) {
-      const byte = sample[index] as number;
-      counts[byte] = (counts[byte] as number) + 1;
-    }
+  /** @param counts how often each byte occurs in a sample of the text (`sampleByteCounts`, case kept). */
+  constructor(needle: Buffer, counts: Uint32Array) {
     let rarest = 0;
     for (let index = 1; index < needle.byteLength; index++) {
       if ((counts[needle[index] as number] as number) < (counts[needle[rarest] as number] as number))

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { foldableAscii, SimdNeedle, scanBuffer, simdAvailable } from './simd-needle.js';
+import { sampleByteCounts } from './byte-counts.js';
+import { foldableAscii, RegionCopy, SimdNeedle, scanBuffer, simdAvailable } from './simd-needle.js';
 
 /** Every start of `needle` in `text`, ignoring ASCII case (JavaScript's own search of the escaped literal). */
 function reference(text: string, needle: string, ignoreCase: boolean): number[] {
@@ -60,7 +61,11 @@ describe('SimdNeedle', () => {
           const view = holder.subarray(7, 7 + bytes.byteLength);
           const from = Math.min(cutStart, bytes.byteLength);
           const end = Math.max(from, bytes.byteLength - cutEnd);
-          const probe = new SimdNeedle(Buffer.from(needle, 'latin1'), view, ignoreCase);
+          const probe = new SimdNeedle(
+            Buffer.from(needle, 'latin1'),
+            sampleByteCounts(view, ignoreCase),
+            ignoreCase,
+          );
           const expected = reference(text.slice(0, end), needle, ignoreCase).filter((at) => at >= from);
           expect(allStarts(probe, view, from, end)).toEqual(expected);
         },
@@ -87,7 +92,11 @@ describe('SimdNeedle', () => {
             : Buffer.alloc(bytes.byteLength + 32);
           bytes.copy(holder, 5);
           const view = holder.subarray(5, 5 + bytes.byteLength);
-          const probe = new SimdNeedle(Buffer.from(needle, 'latin1'), view, ignoreCase);
+          const probe = new SimdNeedle(
+            Buffer.from(needle, 'latin1'),
+            sampleByteCounts(view, ignoreCase),
+            ignoreCase,
+          );
           probe.startRegion();
           // As the grep counts: WebAssembly first, then `next` for the tail it leaves, line by line.
           let count = 0;
@@ -130,7 +139,11 @@ describe('SimdNeedle', () => {
           if (inScanBuffer) expect(buffer.byteOffset + buffer.byteLength).toBe(buffer.buffer.byteLength);
           buffer.fill('x', 0, before);
           bytes.copy(buffer, before);
-          const probe = new SimdNeedle(Buffer.from(needle, 'latin1'), buffer, ignoreCase);
+          const probe = new SimdNeedle(
+            Buffer.from(needle, 'latin1'),
+            sampleByteCounts(buffer, ignoreCase),
+            ignoreCase,
+          );
           const expected = reference(text, needle, ignoreCase).map((at) => before + at);
           expect(allStarts(probe, buffer, before, size)).toEqual(expected);
           const counted = probe.countLines(buffer, before, size, 1_000_000);
@@ -149,11 +162,27 @@ describe('SimdNeedle', () => {
   });
 
   it('searches a new region after startRegion, not the copy of the last one', () => {
-    const probe = new SimdNeedle(Buffer.from('error'), Buffer.from('x'));
+    const probe = new SimdNeedle(Buffer.from('error'), sampleByteCounts(Buffer.from('x'), true));
     const text = Buffer.from('an ERROR here, and an Error there and more text after it');
     expect(allStarts(probe, text, 0, text.byteLength)).toEqual([3, 22]);
     Buffer.from('no match at all in this text, none, none, none, none').copy(text);
     expect(allStarts(probe, text, 0, text.byteLength)).toEqual([]);
+  });
+
+  it('needles sharing a RegionCopy copy a region once: the second searches the copy the first made', () => {
+    const copies = new RegionCopy();
+    const counts = sampleByteCounts(Buffer.from('x'), true);
+    const error = new SimdNeedle(Buffer.from('error'), counts, true, copies);
+    const warning = new SimdNeedle(Buffer.from('warn'), counts, true, copies);
+    const text = Buffer.from('an ERROR here, a WARNING there, and more text after both of them');
+    error.startRegion();
+    warning.startRegion();
+    expect(error.next(text, 0, text.byteLength)).toBe(3);
+    // Changed after the first needle searched it (the grep never does this within a region): not copied again.
+    text.fill('x', 17, 21);
+    expect(warning.next(text, 0, text.byteLength)).toBe(17);
+    warning.startRegion();
+    expect(warning.next(text, 0, text.byteLength)).toBe(-1);
   });
 
   it('takes only needles whose case variants are ASCII (RE2 folds k and s to non-ASCII letters too)', () => {

@@ -7,132 +7,8 @@
  * WebAssembly memory: buffers from {@link scanBuffer} are searched where they are, other text is copied first.
  */
 
-/** The module, assembled here (no toolchain): one function, `find`, over an imported memory. */
-function moduleBytes(): Uint8Array {
-  const I32 = 0x7f;
-  const V128 = 0x7b;
-  const simd = (op: number): number[] => [0xfd, ...leb(op)];
-  const get = (index: number): number[] => [0x20, index];
-  const set = (index: number): number[] => [0x21, index];
-  const LOAD = simd(0x00);
-  const SPLAT = simd(0x0f);
-  const EQ = simd(0x23);
-  const AND = simd(0x4e);
-  const OR = simd(0x50);
-  const BITMASK = simd(0x64);
-  const BLOCK = [0x02, 0x40];
-  const LOOP = [0x03, 0x40];
-  const IF = [0x04, 0x40];
-  const END = [0x0b];
-  const BR = [0x0c];
-  const BR_IF = [0x0d];
-  const RETURN = [0x0f];
-  const CONST = [0x41];
-  const GE_U = [0x4f];
-  const CTZ = [0x68];
-  const ADD = [0x6a];
-  const SHL = [0x74];
-  const SUB = [0x6b];
-  const I32_AND = [0x71];
-  const I32_OR = [0x72];
-  const EQZ = [0x45];
-  const I32_EQ = [0x46];
-  const NE = [0x47];
-  const LT_U = [0x49];
-  const GT_U = [0x4b];
-  const LOAD8 = [0x2d, 0]; // i32.load8_u, then the offset
-  const STORE = [0x36, 2, 0]; // i32.store, 4-byte aligned, offset 0
-  // Arguments 3-6 (first, firstMask, second, secondMask) splatted into locals `base` to `base + 3`.
-  const splats = (base: number) => [
-    [3, 4, 5, 6].flatMap((argument, index) => [...get(argument), ...SPLAT, ...set(base + index)]),
-  ];
-  // The candidates from p (argument 0) on, below `limit` (argument 1), `distance` (argument 2) apart, with the
-  // splats at `base`: the bitmask of the positions where (m[p] | firstMask) == first and
-  // (m[p + distance] | secondMask) == second into local `mask`, over 16 positions, or 32 when the next 16 are
-  // below `limit` too; how many were looked at into local `step`.
-  const candidates = (base: number, mask: number, step: number) => {
-    const [first, firstMask, second, secondMask] = [base, base + 1, base + 2, base + 3];
-    const compare = (offset: number) => [
-      [get(0), LOAD, [0, offset], get(firstMask), OR, get(first), EQ],
-      [get(0), get(2), ADD, LOAD, [0, offset], get(secondMask), OR, get(second), EQ],
-    ];
-    return [
-      ...compare(0),
-      [AND, BITMASK, set(mask), CONST, [16], set(step)],
-      [get(0), CONST, [16], ADD, get(1), LT_U, IF],
-      ...compare(16),
-      [AND, BITMASK, CONST, [16], SHL, get(mask), I32_OR, set(mask), CONST, [32], set(step), END],
-    ];
-  };
-  // find(from, limit, distance, first, firstMask, second, secondMask) -> i32: the first p in the 16-byte steps
-  // from `from` below `limit` (and the 15 bytes after each) where (m[p] | firstMask) == first and
-  // (m[p + distance] | secondMask) == second, or -1. Locals 7-10: the splatted bytes and masks, 11: the bitmask,
-  // 12: the step.
-  const body = [
-    ...splats(7),
-    [BLOCK, LOOP],
-    [get(0), get(1), GE_U, BR_IF, [1]], // p >= limit: leave the block
-    ...candidates(7, 11, 12),
-    [get(11), IF, get(0), get(11), CTZ, ADD, RETURN, END], // a candidate: p + its lane
-    [get(0), get(12), ADD, set(0), BR, [0]], // p += the step, loop
-    [END, END, CONST, [0x7f], END], // -1
-  ].flat(2);
-  // count(p, limit, distance, first, firstMask, second, secondMask, end, area, length, firstOffset, maxLines) -> i32:
-  // from `p` on, like find, but each candidate is checked against the needle at `area + 8` (its bytes, then its
-  // masks) and each match counts its line and skips to the line's end (a \n, or `end`), until `maxLines` lines or
-  // `limit`; where the search stopped (the next p) is stored at `area`. Locals 12-15: the splats, 16: the bitmask,
-  // 17: the count, 18: the needle's start, 19: an index, 20: the step.
-  const count = [
-    ...splats(12),
-    [BLOCK, LOOP], // out, scan
-    [get(0), get(1), GE_U, BR_IF, [1]],
-    ...candidates(12, 16, 20),
-    [BLOCK, LOOP], // next block, candidates
-    [get(16), EQZ, BR_IF, [1]], // no candidate left: the next 16 positions
-    [get(0), get(16), CTZ, ADD, get(10), SUB, set(18)], // start = p + lane - firstOffset
-    [get(16), get(16), CONST, [1], SUB, I32_AND, set(16)], // drop the lowest candidate
-    [BLOCK], // fail
-    [get(18), get(9), ADD, get(7), GT_U, BR_IF, [0]], // past the end
-    [CONST, [0], set(19), LOOP, get(19), get(9), LT_U, IF], // each byte of the needle
-    [get(18), get(19), ADD, LOAD8, [0], get(8), get(9), ADD, get(19), ADD, LOAD8, [8], I32_OR],
-    [get(8), get(19), ADD, LOAD8, [8], NE, BR_IF, [2]], // (m[start + i] | mask[i]) != needle[i]: fail
-    [get(19), CONST, [1], ADD, set(19), BR, [1], END, END],
-    [get(17), CONST, [1], ADD, set(17), get(18), set(19)], // a matching line; its end:
-    [BLOCK, LOOP, get(19), get(7), GE_U, BR_IF, [1], get(19), LOAD8, [0], CONST, [10], I32_EQ, BR_IF, [1]],
-    [get(19), CONST, [1], ADD, set(19), BR, [0], END, END],
-    [get(19), CONST, [1], ADD, get(10), ADD, set(0)], // p = the next line's start + firstOffset
-    [get(17), get(11), GE_U, BR_IF, [4], BR, [3]], // enough lines: out; else scan from p
-    [END, BR, [0], END, END], // fail: the next candidate
-    [get(0), get(20), ADD, set(0), BR, [0]],
-    [END, END, get(8), get(0), STORE, get(17), END],
-  ].flat(2);
-  const findCode = [2, 4, V128, 2, I32, ...body];
-  const countCode = [2, 4, V128, 5, I32, ...count];
-  const section = (id: number, content: number[]): number[] => [id, ...leb(content.length), ...content];
-  const name = (text: string): number[] => [text.length, ...Buffer.from(text, 'latin1')];
-  const header = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00];
-  return new Uint8Array([
-    ...header,
-    // types: (i32 x 7) -> i32, (i32 x 12) -> i32
-    ...section(1, [2, 0x60, 7, ...Array(7).fill(I32), 1, I32, 0x60, 12, ...Array(12).fill(I32), 1, I32]),
-    ...section(2, [1, ...name('env'), ...name('memory'), 0x02, 0x00, 0x01]), // import env.memory, min 1 page
-    ...section(3, [2, 0, 1]), // find, count
-    ...section(7, [2, ...name('find'), 0x00, 0, ...name('count'), 0x00, 1]),
-    ...section(10, [2, ...leb(findCode.length), ...findCode, ...leb(countCode.length), ...countCode]),
-  ]);
-}
-
-function leb(value: number): number[] {
-  const bytes: number[] = [];
-  let rest = value;
-  do {
-    let byte = rest & 0x7f;
-    rest >>>= 7;
-    if (rest !== 0) byte |= 0x80;
-    bytes.push(byte);
-  } while (rest !== 0);
-  return bytes;
-}
+import { isAsciiLetter } from './byte-counts.js';
+import { moduleBytes } from './simd-needle-module.js';
 
 type Find = (
   from: number,
@@ -249,23 +125,19 @@ export class SimdNeedle {
   /** The two positions of the needle compared by the SIMD loop (`#first <= #second`). */
   readonly #first: number;
   readonly #second: number;
-  /** Memory for text not in a {@link scanBuffer} (replaced by a larger one when needed). */
-  #scratch: Scanner | undefined;
-  /** The text copied to the scratch memory in this region, if any: `text[0, end)` at `base` (`view` from there). */
-  #copied: { text: Buffer; end: number; base: number; view: Buffer } | undefined;
+  /** Where text not in a {@link scanBuffer} is copied, once per region (shared by the needles of one search). */
+  readonly #copies: RegionCopy;
 
-  constructor(needle: Uint8Array, sample: Uint8Array, ignoreCase = true) {
+  /**
+   * @param counts how often each byte occurs in a sample of the text (`sampleByteCounts`, letters folded when
+   *   `ignoreCase`): the needle's two rarest bytes are compared first. @param copies where text outside WebAssembly
+   *   memory is copied to; give the needles of one search the same one, so a region is copied once.
+   */
+  constructor(needle: Uint8Array, counts: Uint32Array, ignoreCase = true, copies = new RegionCopy()) {
     const bytes = Buffer.from(needle);
-    const fold = (byte: number): boolean => ignoreCase && isLetter(byte);
+    const fold = (byte: number): boolean => ignoreCase && isAsciiLetter(byte);
     this.#lower = bytes.map((byte) => (fold(byte) ? byte | 0x20 : byte));
     this.#masks = bytes.map((byte) => (fold(byte) ? 0x20 : 0));
-    const counts = new Uint32Array(256);
-    const sampled = Math.min(sample.byteLength, SAMPLE_BYTES);
-    for (let index = 0; index < sampled; index++) {
-      const byte = sample[index] as number;
-      const folded = ignoreCase && isLetter(byte) ? byte | 0x20 : byte;
-      counts[folded] = (counts[folded] as number) + 1;
-    }
     const lower = this.#lower;
     const order = [...lower.keys()].sort(
       (a, b) => (counts[lower[a] as number] as number) - (counts[lower[b] as number] as number) || a - b,
@@ -273,11 +145,12 @@ export class SimdNeedle {
     const [rarest = 0, next = rarest] = order;
     this.#first = Math.min(rarest, next);
     this.#second = Math.max(rarest, next);
+    this.#copies = copies;
   }
 
   /** A new region is searched: text copied for the last one is stale. */
   startRegion(): void {
-    this.#copied = undefined;
+    this.#copies.startRegion();
   }
 
   /** Where the needle next starts at or after `from` and ends by `end` in `text`, or -1. */
@@ -288,10 +161,7 @@ export class SimdNeedle {
     let scanner = scanners.get(text.buffer);
     let view = text;
     let base = text.byteOffset;
-    if (!scanner) {
-      const copied = this.#copy(text, end);
-      ({ scanner, view, base } = copied);
-    }
+    if (!scanner) ({ scanner, view, base } = this.#copies.hold(text, end));
     const find = scanner.find;
     const first = this.#first;
     const second = this.#second;
@@ -346,7 +216,7 @@ export class SimdNeedle {
     if (length > MAX_COUNTED_NEEDLE) return undefined;
     let scanner = scanners.get(text.buffer);
     let base = text.byteOffset;
-    if (!scanner) ({ scanner, base } = this.#copy(text, end));
+    if (!scanner) ({ scanner, base } = this.#copies.hold(text, end));
     const first = this.#first;
     const second = this.#second;
     const lower = this.#lower;
@@ -382,12 +252,25 @@ export class SimdNeedle {
     }
     return true;
   }
+}
 
-  /**
-   * `text[0, end)` in the scratch memory, copied once per region to the memory's end: the scanner, where `text[0]`
-   * is there (`base`), and a view from it.
-   */
-  #copy(text: Buffer, end: number): { scanner: Scanner; base: number; view: Buffer } {
+/**
+ * WebAssembly memory holding a copy of the region searched, for text not in a {@link scanBuffer}: copied once per
+ * region (whatever the number of needles sharing it), to the end of the memory (a read past the text traps).
+ */
+export class RegionCopy {
+  /** The memory (replaced by a larger one when needed). */
+  #scratch: Scanner | undefined;
+  /** The text copied in this region, if any: `text[0, end)` at `base`, and a view from there. */
+  #copied: { text: Buffer; end: number; base: number; view: Buffer } | undefined;
+
+  /** A new region is searched: what was copied for the last one is stale. */
+  startRegion(): void {
+    this.#copied = undefined;
+  }
+
+  /** `text[0, end)` in WebAssembly memory: the scanner, where `text[0]` is there (`base`), and a view from it. */
+  hold(text: Buffer, end: number): { scanner: Scanner; base: number; view: Buffer } {
     let scratch = this.#scratch;
     const copied = this.#copied;
     if (scratch && copied?.text === text && copied.end >= end) return { scanner: scratch, ...copied };
@@ -398,13 +281,6 @@ export class SimdNeedle {
     const base = scratch.bytes.byteLength - end;
     text.copy(scratch.bytes, base, 0, end);
     this.#copied = { text, end, base, view: scratch.bytes.subarray(base) };
-    return { scanner: scratch, base, view: this.#copied.view };
+    return { scanner: scratch, ...this.#copied };
   }
-}
-
-/** Bytes of the first region counted to choose the needle's rarest bytes. */
-const SAMPLE_BYTES = 64 * 1024;
-
-function isLetter(byte: number): boolean {
-  return (byte >= 0x41 && byte <= 0x5a) || (byte >= 0x61 && byte <= 0x7a);
 }
