@@ -60,7 +60,34 @@ describe('loadBpeCount', () => {
     }
   });
 
-  it('merges words on both sides of the narrow heap limit (8,192 bytes) exactly', async () => {
+  it('merges long words of few distinct letters (many pairs of equal rank) as gpt-tokenizer does', async () => {
+    const o200k = await loadBpeCount('o200k');
+    const cl100k = await loadBpeCount('cl100k');
+    // Words of 13 bytes and more merge through the tree; a small alphabet makes equal ranks compete (leftmost wins).
+    const word = fc.string({ unit: fc.constantFrom('a', 'b', 'x', 'é'), minLength: 13, maxLength: 700 });
+    fc.assert(
+      fc.property(word, (sample) => {
+        expect(o200k(sample)).toBe(o200kCount(sample, plain));
+        expect(cl100k(sample)).toBe(cl100kCount(sample, plain));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('merges words over 8,192 bytes (the tree keyed by rank alone) as gpt-tokenizer does', async () => {
+    const o200k = await loadBpeCount('o200k');
+    const word = fc
+      .array(fc.constantFrom('a', 'b', 'x', 'ab', 'é'), { minLength: 8200, maxLength: 9000 })
+      .map((units) => units.join(''));
+    fc.assert(
+      fc.property(word, (sample) => {
+        expect(o200k(sample)).toBe(o200kCount(sample, plain));
+      }),
+      { numRuns: 4 },
+    );
+  });
+
+  it('merges words on both sides of the narrow tree limit (8,192 bytes) exactly', async () => {
     const o200k = await loadBpeCount('o200k');
     // Random lower-case letters are one word each: every length merges through the heap.
     let state = 7;
