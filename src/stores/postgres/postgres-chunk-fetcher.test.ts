@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { type AddressInfo, createServer } from 'node:net';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { requireTestServer } from '../../../test/support/require-postgres.js';
 import type { ChunkInPostgres } from '../driver.js';
 import { PostgresChunkFetcher } from './postgres-chunk-fetcher.js';
 import { createPostgresDriver } from './postgres-driver.js';
@@ -11,16 +12,7 @@ const admin = new pg.Pool({ connectionString: url, max: 2 });
 const schemas: string[] = [];
 const fetchers: PostgresChunkFetcher[] = [];
 
-beforeAll(async () => {
-  try {
-    await admin.query('SELECT 1');
-  } catch (error) {
-    throw new Error(
-      `The PostgreSQL test server at ${url} is unreachable; start it or set SCRATCHPAD_TEST_POSTGRES_URL.`,
-      { cause: error },
-    );
-  }
-});
+beforeAll(() => requireTestServer(admin, url));
 afterEach(async () => {
   for (const fetcher of fetchers.splice(0)) await fetcher.close();
   for (const schema of schemas.splice(0)) await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);

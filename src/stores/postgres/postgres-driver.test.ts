@@ -3,6 +3,7 @@ import { type AddressInfo, createServer } from 'node:net';
 import fc from 'fast-check';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { requireTestServer } from '../../../test/support/require-postgres.js';
 import type { EntryRecord } from '../../core/entry.js';
 import { ScratchpadError } from '../../core/errors.js';
 import { createScratchpad, type Scratchpad } from '../../scratchpad/scratchpad.js';
@@ -26,16 +27,7 @@ function freshSchema(): string {
   return schema;
 }
 
-beforeAll(async () => {
-  try {
-    await admin.query('SELECT 1');
-  } catch (error) {
-    throw new Error(
-      `The PostgreSQL test server at ${url} is unreachable; start it or set SCRATCHPAD_TEST_POSTGRES_URL.`,
-      { cause: error },
-    );
-  }
-});
+beforeAll(() => requireTestServer(admin, url));
 afterEach(async () => {
   for (const schema of schemas.splice(0)) await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
 });
