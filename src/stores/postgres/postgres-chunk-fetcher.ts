@@ -1,17 +1,8 @@
 import type { ChunkInPostgres } from '../driver.js';
-import { BinaryCopyRows } from './binary-copy-rows.js';
+import { copyChunkRows } from './copy-chunk-rows.js';
 import { createPgPool } from './load-pg.js';
-import { CopyOutQuery } from './postgres-copy-out.js';
-import type { PostgresClient, PostgresPool } from './postgres-pool.js';
+import type { PostgresPool } from './postgres-pool.js';
 import { quoteSchema } from './postgres-schema.js';
-
-/** A client of the pool this fetcher makes itself (a `pg.Pool`'s), which also runs query objects. */
-interface CopyClient {
-  query(submittable: CopyOutQuery): unknown;
-  release: PostgresClient['release'];
-}
-
-const ROW_ID = /^[0-9]{1,19}$/;
 
 /**
  * Fetches the bytes of {@link ChunkInPostgres} sources on connections of the calling thread (grep's worker), so
@@ -79,39 +70,14 @@ export class PostgresChunkFetcher {
     }
     const found = new Map<string, Uint8Array>();
     for (const { target, ids } of groups.values()) {
-      const rows = await this.#copyRows(target, ids);
+      const rows = await copyChunkRows(
+        await this.#pool(target.connectionString),
+        quoteSchema(target.schema),
+        ids,
+      );
       for (const [id, data] of rows) found.set(id, data);
     }
     return found;
-  }
-
-  /** The `chunk_data` rows `ids` of `target`'s schema, by id, through a binary `COPY`. */
-  async #copyRows(
-    target: ChunkInPostgres['postgres'],
-    ids: readonly string[],
-  ): Promise<Map<string, Uint8Array>> {
-    // COPY takes no parameters: the ids go into the statement, so only plain integers (what the driver gives) pass.
-    for (const id of ids) {
-      if (!ROW_ID.test(id)) throw new Error(`Not a chunk row id: ${JSON.stringify(id)}.`);
-    }
-    const rows = new BinaryCopyRows();
-    const copy = new CopyOutQuery(
-      `COPY (SELECT id, data FROM ${quoteSchema(target.schema)}.chunk_data WHERE id = ANY('{${ids.join(',')}}'::bigint[]))
-       TO STDOUT (FORMAT binary)`,
-      (bytes) => rows.push(bytes),
-    );
-    const pool = await this.#pool(target.connectionString);
-    const client = (await pool.connect()) as unknown as CopyClient;
-    try {
-      client.query(copy);
-      await copy.done;
-    } catch (error) {
-      // A failed COPY may leave the connection mid-stream or dead: it is not reused.
-      client.release(true);
-      throw error;
-    }
-    client.release();
-    return rows.finish();
   }
 
   /** Ends this thread's connections (a worker thread's end closes them too). */

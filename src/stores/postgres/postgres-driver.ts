@@ -16,6 +16,7 @@ import type {
   SweepResult,
 } from '../driver.js';
 import { emptySweep, isExpectedEntry, newStagingId } from '../driver-helpers.js';
+import { copyChunkRows } from './copy-chunk-rows.js';
 import { createPgPool } from './load-pg.js';
 import { describeTarget, type PostgresTarget, toStoreError } from './postgres-errors.js';
 import { postgresListSql } from './postgres-list-query.js';
@@ -295,6 +296,21 @@ export class PostgresDriver implements StoreDriver {
     const start = Math.max(0, seqStart);
     const end = Math.min(seqEnd, record.chunkCount);
     if (start >= end) return [];
+    if (this.#threadConnection) {
+      // Our own pg pool: the rows, then their bytes without hex (copy-chunk-rows.ts). A row gone meanwhile (the
+      // content was purged) leaves its chunk out, as the join below would.
+      const result = await this.#query(
+        `SELECT seq, byte_start, char_start, line_start, bytes, chars, newlines, data_id
+         FROM ${this.#s}.chunks WHERE content_id = $1 AND seq >= $2 AND seq < $3 ORDER BY seq`,
+        [record.contentId, start, end],
+      );
+      const ids = result.rows.map((row) => String(row.data_id));
+      const found = await this.#guard(() => copyChunkRows(this.#pool, this.#s, ids));
+      return result.rows.flatMap((row, index) => {
+        const data = found.get(ids[index] as string);
+        return data ? [{ ...toChunkInfo(row), data }] : [];
+      });
+    }
     const result = await this.#query(
       `SELECT c.seq, c.byte_start, c.char_start, c.line_start, c.bytes, c.chars, c.newlines, d.data
        FROM ${this.#s}.chunks c JOIN ${this.#s}.chunk_data d ON d.id = c.data_id
