@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ScratchpadError } from '../../core/errors.js';
+import { setNewest } from '../../core/recent-map.js';
 import type { PreviewText } from '../previews/preview-builder.js';
 import { type CountTokens, estimateTokens } from '../tokens/estimate-tokens.js';
 
@@ -57,16 +58,11 @@ export function createSummaryCache(maxEntries = 256): SummaryCache {
   return {
     get(key) {
       const summary = entries.get(key);
-      if (summary !== undefined) {
-        entries.delete(key);
-        entries.set(key, summary);
-      }
+      if (summary !== undefined) setNewest(entries, key, summary, maxEntries);
       return summary;
     },
     set(key, summary) {
-      entries.delete(key);
-      entries.set(key, summary);
-      while (entries.size > maxEntries) entries.delete(entries.keys().next().value as string);
+      setNewest(entries, key, summary, maxEntries);
     },
   };
 }

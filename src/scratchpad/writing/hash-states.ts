@@ -1,5 +1,6 @@
 import type { Hash } from 'node:crypto';
 import type { EntryRecord } from '../../core/entry.js';
+import { setNewest } from '../../core/recent-map.js';
 
 /**
  * SHA-256 states of recently written entry versions, kept in this process so that an append can continue the
@@ -23,13 +24,7 @@ export class HashStates {
 
   /** Remembers the state behind a version just committed (`hash` must not have been digested). */
   remember(record: EntryRecord, hash: Hash): void {
-    const key = keyOf(record);
-    this.#states.delete(key);
-    this.#states.set(key, hash);
-    if (this.#states.size > this.#capacity) {
-      const oldest = this.#states.keys().next().value;
-      if (oldest !== undefined) this.#states.delete(oldest);
-    }
+    setNewest(this.#states, keyOf(record), hash, this.#capacity);
   }
 }
 

@@ -1,4 +1,5 @@
 import type { EntryRecord } from '../../core/entry.js';
+import { setNewest } from '../../core/recent-map.js';
 
 /**
  * The records this process last committed, by session and name: a write's first guess at the entry it is about
@@ -29,14 +30,9 @@ export class KnownRecords {
    */
   remember(record: EntryRecord): void {
     const key = keyOf(record.session, record.name);
-    this.#records.delete(key);
     const metadata = JSON.stringify(record.metadata);
-    if (metadata.length > MAX_METADATA_CHARS) return;
-    this.#records.set(key, { ...record, metadata: JSON.parse(metadata) });
-    if (this.#records.size > this.#capacity) {
-      const oldest = this.#records.keys().next().value;
-      if (oldest !== undefined) this.#records.delete(oldest);
-    }
+    if (metadata.length > MAX_METADATA_CHARS) this.#records.delete(key);
+    else setNewest(this.#records, key, { ...record, metadata: JSON.parse(metadata) }, this.#capacity);
   }
 
   /** Forgets `name` (deleted by this process), or every name of `session` when `name` is left out. */
