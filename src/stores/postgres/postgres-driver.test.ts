@@ -199,14 +199,7 @@ describe('postgres driver', () => {
         stagingId: sink.stagingId,
         record: testRecord({ session: 's1', name: 'racy', sha256: '8' }),
       });
-      let waiting = 0;
-      while (waiting === 0) {
-        const locks = await admin.query(
-          `SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE $1`,
-          [`%"${schema}".write_entry%`],
-        );
-        waiting = Number(locks.rows[0].n);
-      }
+      await untilWriteEntryWaits(schema);
       await other.query('COMMIT');
       const raced = await racing;
       expect(raced.ok).toBe(false);
@@ -307,14 +300,7 @@ describe('postgres driver', () => {
         entryValues(held),
       );
       const racing = commit('held', null, 'late');
-      let waiting = 0;
-      while (waiting === 0) {
-        const locks = await admin.query(
-          `SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE $1`,
-          [`%"${driver.schema}".write_entry%`],
-        );
-        waiting = Number(locks.rows[0].n);
-      }
+      await untilWriteEntryWaits(driver.schema);
       await other.query('COMMIT');
       const raced = await racing;
       expect(raced.ok ? undefined : raced.current?.id).toBe(held.id);
@@ -754,4 +740,15 @@ async function rejection(promise: Promise<unknown>): Promise<ScratchpadError> {
 
 function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
+}
+
+/** Resolves once a `write_entry` call in `schema` waits for a row lock (another transaction holds it). */
+async function untilWriteEntryWaits(schema: string): Promise<void> {
+  for (;;) {
+    const locks = await admin.query(
+      `SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE $1`,
+      [`%"${schema}".write_entry%`],
+    );
+    if (Number(locks.rows[0].n) > 0) return;
+  }
 }
