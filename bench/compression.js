@@ -29,18 +29,14 @@ import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
+import { optionValue, requireBuilt } from './lib/command-line.js';
 import { logBuffer, random } from './lib/log-text.js';
 import { MIB, median, printTable, quantile, round, time } from './lib/measure.js';
 import { findPreviewCorpus } from './lib/preview-corpus.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repository = join(here, '..');
-if (!existsSync(join(repository, 'dist', 'index.js'))) {
-  console.error(
-    'dist/ is missing: run `npm run build` first (or `npm run bench:compression`, which builds).',
-  );
-  process.exit(1);
-}
+requireBuilt('bench:compression');
 const given = process.argv.slice(2);
 const CODECS_ONLY = given.includes('--codecs-only');
 const { compressionAvailable, encodeChunkBytes, decodeChunkBytes } = await import(
@@ -51,10 +47,7 @@ const { createScratchpad } = CODECS_ONLY ? {} : await import('../dist/index.js')
 const { createSqliteDriver } = CODECS_ONLY ? {} : await import('../dist/stores/sqlite/index.js');
 const Database = CODECS_ONLY ? undefined : (await import('better-sqlite3')).default;
 
-const option = (flag, fallback) => {
-  const index = given.indexOf(flag);
-  return index === -1 ? fallback : given[index + 1];
-};
+const option = (flag, fallback) => optionValue(flag, fallback, given);
 const SIZE_MIB = Number(option('--size-mib', 32));
 const READS = Number(option('--reads', 300));
 const GREPS = Number(option('--greps', 5));

@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { createMemoryDriver, createScratchpad, loadTokenizer } from '../dist/index.js';
 import { createOffloader, createOffloadPolicy } from '../dist/scratchpad/offload/index.js';
+import { optionValue } from './lib/command-line.js';
 import { codexTruncate } from './lib/context-codex.js';
 import { replayCompacted } from './lib/context-masking.js';
 import { replay, score, stepsOf } from './lib/context-replay.js';
@@ -23,10 +24,7 @@ import { tokenEstimateError } from './lib/token-estimate-error.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const at = args.indexOf(name);
-  return at === -1 ? fallback : args[at + 1];
-};
+const option = (name, fallback) => optionValue(name, fallback, args);
 const dataPath = option('--data', '/work/shared/data/trajectories/swe-agent-dev.jsonl.gz');
 const only = option('--only', '').split(',').filter(Boolean);
 

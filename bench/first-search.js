@@ -1,21 +1,8 @@
-/**
- * First-search benchmark: `npm run bench:first-search` (builds dist/ first), or `measureFirstSearch()` from
- * another bench script (bench:store calls it for its first-search figures).
- *
- * For each size (default 100 MB and 1 GB): a fresh SQLite store (opened by path, default layout), or with `--store
- * postgres://…` a fresh schema there (dropped afterwards), gets one session with that much log text (entries of 100 MB at most, written by streaming), then the first search runs while
- * `perf_hooks.monitorEventLoopDelay` samples the loop (`dist/testing/event-loop-probe.js`). Reported: how long the
- * first answer took and how far indexing had got then, how long until a search answered without `indexing`
- * (searching again every 200 ms meanwhile, as a client would), and the worst event-loop delay over all of it
- * (and the worst CPU-bounded busy interval, which a loaded machine does not inflate).
- * Options: --sizes 100,1000 (MB), --store postgres://… (default: SQLite), --json PATH (default
- * bench/results/first-search.json).
- */
-import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { optionValue as option, requireBuilt } from './lib/command-line.js';
 import { logPieces } from './lib/log-text.js';
 import { printTable, round } from './lib/measure.js';
 
@@ -135,15 +122,7 @@ export function printFirstSearch(figures) {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  if (!existsSync(join(here, '..', 'dist', 'index.js'))) {
-    console.error('dist/ is missing: run `npm run build` first (or `npm run bench:first-search`).');
-    process.exit(1);
-  }
-  const argumentsGiven = process.argv.slice(2);
-  const option = (flag, fallback) => {
-    const index = argumentsGiven.indexOf(flag);
-    return index === -1 ? fallback : argumentsGiven[index + 1];
-  };
+  requireBuilt('bench:first-search');
   const figures = await measureFirstSearch({
     sizes: String(option('--sizes', '100,1000')).split(',').map(Number),
     store: option('--store', undefined),

@@ -22,6 +22,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
+import { optionValue } from './lib/command-line.js';
 import { logPieces } from './lib/log-text.js';
 import { median, printTable, quantile, round } from './lib/measure.js';
 
@@ -29,8 +30,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const CHUNK_BYTES = 256 * 1024;
 
 function option(name, fallback) {
-  const index = process.argv.indexOf(`--${name}`);
-  return index >= 0 ? process.argv[index + 1] : fallback;
+  return optionValue(`--${name}`, fallback);
 }
 
 /** The 256 KiB chunks of `megabytes` of log text, as strings (cut at a newline, as pieces are), made lazily. */

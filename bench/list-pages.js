@@ -19,14 +19,14 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { optionValue } from './lib/command-line.js';
 import { median, printTable, round } from './lib/measure.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dist = join(here, '..', 'dist');
 
 function option(name, fallback) {
-  const index = process.argv.indexOf(`--${name}`);
-  return index === -1 ? fallback : process.argv[index + 1];
+  return optionValue(`--${name}`, fallback);
 }
 
 const entries = Number(option('entries', '100000'));

@@ -1,25 +1,9 @@
-/**
- * Where a small PostgreSQL write spends its time: `node bench/pg-write-profile.js --store postgres://… [--writes N]`
- * (after `npm run build`). Writes N 1 KB entries (create, then replace) through the service over a `pg.Pool` whose
- * queries are timed one by one (hrtime from the call to the answer: a round trip plus the server's work plus the
- * client's encoding and parsing), and prints per statement kind its count per write and mean time, the sum of the
- * statements against the whole write (the rest is the service's and driver's own CPU and the pool checkout), and
- * the round-trip floor (`SELECT 1`, and a raw autocommit insert of the same bytes).
- */
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { optionValue as option, requireBuilt } from './lib/command-line.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
-if (!existsSync(join(here, '..', 'dist', 'index.js'))) {
-  console.error('dist/ is missing: run `npm run build` first.');
-  process.exit(1);
-}
-const args = process.argv.slice(2);
-const option = (flag, fallback) => {
-  const index = args.indexOf(flag);
-  return index === -1 ? fallback : args[index + 1];
-};
+const _here = dirname(fileURLToPath(import.meta.url));
+requireBuilt();
 const url = option('--store', 'postgres://root@127.0.0.1:5432/test');
 const writes = Number(option('--writes', 2000));
 

@@ -25,6 +25,7 @@ import {
 } from '../dist/scratchpad/offload/index.js';
 import { codePointPrefix, codePointSuffix } from '../dist/scratchpad/previews/code-points.js';
 import { createDefaultPreset, runTool, TOOL_NAMES } from '../dist/tools/index.js';
+import { optionValue } from './lib/command-line.js';
 import { findPreviewCorpus, loadPreviewCorpus } from './lib/preview-corpus.js';
 import { answered, outputContent, reachWithReads, visibleText } from './lib/preview-scoring.js';
 import { timePreviews } from './lib/preview-timing.js';
@@ -32,10 +33,7 @@ import { textTable } from './lib/text-table.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const at = args.indexOf(name);
-  return at === -1 ? fallback : args[at + 1];
-};
+const option = (name, fallback) => optionValue(name, fallback, args);
 const list = (name) => option(name, '').split(',').filter(Boolean);
 
 const NEEDS = ['needle', 'anomaly', 'format', 'structure'];

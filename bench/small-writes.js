@@ -22,12 +22,13 @@
  * 100 raw inserts (~1.5 ms) holds one such checkpoint or none, which made per-round ratios swing by 10× on a busy
  * machine (decision 006).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
+import { optionValue as option, requireBuilt } from './lib/command-line.js';
 import { median, printTable, round } from './lib/measure.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -247,15 +248,7 @@ export function printSmallWrites(figures) {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  if (!existsSync(join(here, '..', 'dist', 'index.js'))) {
-    console.error('dist/ is missing: run `npm run build` first (or `npm run bench:small-writes`).');
-    process.exit(1);
-  }
-  const argumentsGiven = process.argv.slice(2);
-  const option = (flag, fallback) => {
-    const index = argumentsGiven.indexOf(flag);
-    return index === -1 ? fallback : argumentsGiven[index + 1];
-  };
+  requireBuilt('bench:small-writes');
   const store = option('--store', undefined);
   const figures = await measureSmallWrites({
     rounds: Number(option('--rounds', 12)),

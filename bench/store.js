@@ -31,26 +31,21 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { measureFirstSearch, printFirstSearch } from './first-search.js';
+import { optionValue, requireBuilt } from './lib/command-line.js';
 import { logBuffer, logPieces, random } from './lib/log-text.js';
 import { MIB, median, printTable, quantile, round, time } from './lib/measure.js';
 import { dropFromPageCache, pageCacheUnavailable, residentBytes } from './lib/page-cache.js';
 import { measureSmallWrites, printSmallWrites } from './small-writes.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-if (!existsSync(join(here, '..', 'dist', 'index.js'))) {
-  console.error('dist/ is missing: run `npm run build` first (or `npm run bench:store`, which builds).');
-  process.exit(1);
-}
+requireBuilt('bench:store');
 const { createScratchpad } = await import('../dist/index.js');
 const { createSqliteDriver } = await import('../dist/stores/sqlite/index.js');
 const { createFsDriver } = await import('../dist/stores/fs/index.js');
 const { probeEventLoop } = await import('../dist/testing/event-loop-probe.js');
 
 const given = process.argv.slice(2);
-const option = (flag, fallback) => {
-  const index = given.indexOf(flag);
-  return index === -1 ? fallback : Number(given[index + 1]);
-};
+const option = (flag, fallback) => Number(optionValue(flag, fallback, given));
 const SIZE_MIB = option('--size-mib', 1024);
 const PAIRS = option('--pairs', 5);
 const READS = option('--reads', 1000);

@@ -14,6 +14,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { optionValue } from './lib/command-line.js';
 import { logPieces } from './lib/log-text.js';
 import { median, printTable, round } from './lib/measure.js';
 
@@ -88,7 +89,7 @@ const cpuMs = () => {
 
 async function main() {
   const argv = process.argv.slice(2);
-  const option = (flag, fallback) => (argv.includes(flag) ? argv[argv.indexOf(flag) + 1] : fallback);
+  const option = (flag, fallback) => optionValue(flag, fallback, argv);
   const rounds = Number(option('--rounds', 5));
   const encoding = option('--encoding', 'o200k');
   const { loadBpeCount } = await import('../dist/scratchpad/tokens/load-bpe-count.js');
