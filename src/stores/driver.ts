@@ -65,6 +65,13 @@ export interface StoreDriver {
   doReadChunks(record: EntryRecord, seqStart: number, seqEnd: number): Promise<Chunk[]>;
 
   /**
+   * The chunk of `record` holding `position` on `axis` ({@link doLocateChunk}'s answer), with its bytes, or
+   * `undefined` when it is gone (the content was purged): locate and read in one step, for a driver where each
+   * is a round trip. Optional: callers locate, then read, without it.
+   */
+  doReadChunkAt?(record: EntryRecord, axis: ChunkAxis, position: number): Promise<Chunk | undefined>;
+
+  /**
    * Where the bytes of chunks `[seqStart, seqEnd)` are, like {@link doReadChunks} but a chunk stored in a plain file
    * may come as its path and offset, and one in a database row as that row, instead of its bytes, for another
    * thread of this process to read (grep's worker does, so the event loop neither copies nor decodes anything).

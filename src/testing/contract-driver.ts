@@ -218,6 +218,33 @@ export function driverContract({ test, driver, reopen }: ContractHarness): void 
     expect([await located('line', 0), await located('line', 1), await located('line', 3)]).toEqual([0, 1, 3]);
     expect(await located('byte', -1)).toBe(0);
   });
+
+  test('driver: a chunk read at a position (where the driver has one) is the located chunk, read', async () => {
+    const store = driver();
+    const readAt = store.doReadChunkAt?.bind(store);
+    if (readAt === undefined) return;
+    const empty = await commitText(store, testRecord({ name: 'empty' }), '', null);
+    for (const axis of ['byte', 'char', 'line'] as const)
+      expect(await readAt(empty, axis, 0)).toBeUndefined();
+    const record = await commitText(store, testRecord({ name: 'doc' }), TEXT, null);
+    const limits = { byte: record.bytes, char: record.chars, line: record.lines };
+    for (const axis of ['byte', 'char', 'line'] as const) {
+      for (let position = -2; position <= limits[axis] + 2; position++) {
+        const seq = await store.doLocateChunk(record, axis, position);
+        const [expected] = await store.doReadChunks(record, seq, seq + 1);
+        const found = await readAt(record, axis, position);
+        expect({
+          axis,
+          position,
+          chunk: found && { ...found, data: Buffer.from(found.data).toString() },
+        }).toEqual({
+          axis,
+          position,
+          chunk: expected && { ...expected, data: Buffer.from(expected.data).toString() },
+        });
+      }
+    }
+  });
 }
 
 function chunksOf(text: string): Chunk[] {

@@ -36,14 +36,36 @@ export class ChunkCursor {
    * what was read, are mostly in chunks already read (on PostgreSQL each question is a round trip).
    */
   locate(axis: ChunkAxis, position: number): Promise<number> {
+    const cached = this.#cachedChunkAt(axis, position);
+    if (cached !== undefined) return Promise.resolve(cached.seq);
+    return this.#driver.doLocateChunk(this.record, axis, position);
+  }
+
+  /**
+   * The chunk holding `position` on `axis`, from the cache where it holds it, else in one step where the driver
+   * has one ({@link StoreDriver.doReadChunkAt}), else located and read.
+   */
+  async #chunkAt(axis: ChunkAxis, position: number): Promise<Chunk> {
+    const cached = this.#cachedChunkAt(axis, position);
+    if (cached !== undefined) return cached;
+    const found = await this.#driver.doReadChunkAt?.(this.record, axis, position);
+    if (found !== undefined) {
+      this.#cache.set(found.seq, found);
+      return found;
+    }
+    return this.chunk(await this.#driver.doLocateChunk(this.record, axis, position));
+  }
+
+  /** The cached chunk holding `position` on `axis`, if there is one. */
+  #cachedChunkAt(axis: ChunkAxis, position: number): Chunk | undefined {
     const last = this.record.chunkCount - 1;
     for (const chunk of this.#cache.values()) {
       // The last chunk whose start is <= position: starts never decrease, and the next starts at start + count.
       const start = chunkStart(chunk, axis);
       if (start <= position && (chunk.seq === last || position < start + chunkCount(chunk, axis)))
-        return Promise.resolve(chunk.seq);
+        return chunk;
     }
-    return this.#driver.doLocateChunk(this.record, axis, position);
+    return undefined;
   }
 
   /** Chunks `[seqStart, seqEnd)`, from the cache where possible. */
@@ -124,7 +146,7 @@ export class ChunkCursor {
   /** Global byte offset of code point `char` (0 ≤ char ≤ total chars). */
   async byteOfChar(char: number): Promise<number> {
     if (char >= this.record.chars) return this.record.bytes;
-    const chunk = await this.chunk(await this.locate('char', char));
+    const chunk = await this.#chunkAt('char', char);
     const local = char - chunk.charStart;
     if (chunk.bytes === chunk.chars) return chunk.byteStart + local;
     const from = nearestAnchor(this.#charAnchors, chunk.seq, (anchor) => anchor.count <= local);
@@ -137,7 +159,7 @@ export class ChunkCursor {
   async byteOfLineStart(line: number): Promise<number> {
     if (line <= 1) return 0;
     const ordinal = line - 1; // the newline that ends the previous line
-    const chunk = await this.chunk(await this.locate('line', ordinal - 1));
+    const chunk = await this.#chunkAt('line', ordinal - 1);
     const local = byteOffsetAfterNewline(chunk.data, ordinal - chunk.lineStart);
     if (local === -1) {
       throw new ScratchpadError(
@@ -163,7 +185,7 @@ export class ChunkCursor {
     if (byte >= this.record.bytes) {
       return { char: this.record.chars, line: this.record.lines === 0 ? 1 : this.record.lines };
     }
-    const chunk = await this.chunk(await this.locate('byte', byte));
+    const chunk = await this.#chunkAt('byte', byte);
     const local = byte - chunk.byteStart;
     let chars = local;
     if (chunk.bytes !== chunk.chars) {

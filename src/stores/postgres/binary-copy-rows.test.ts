@@ -25,7 +25,26 @@ function copyStream(rows: readonly [bigint, Uint8Array | null][]): Buffer {
 function parse(pieces: readonly Uint8Array[]): Map<string, Uint8Array> {
   const rows = new BinaryCopyRows();
   for (const piece of pieces) rows.push(piece);
-  return rows.finish();
+  return new Map(rows.finish().map((row) => [String(row.integers[0]), row.data]));
+}
+
+/** A binary COPY stream of rows of `int8` fields and a `bytea`. */
+function wideCopyStream(rows: readonly [bigint[], Uint8Array][]): Buffer {
+  const parts: Buffer[] = [SIGNATURE, Buffer.alloc(8)];
+  for (const [integers, data] of rows) {
+    const head = Buffer.alloc(2 + 12 * integers.length + 4);
+    head.writeInt16BE(integers.length + 1, 0);
+    integers.forEach((integer, index) => {
+      head.writeInt32BE(8, 2 + 12 * index);
+      head.writeBigInt64BE(integer, 6 + 12 * index);
+    });
+    head.writeInt32BE(data.byteLength, 2 + 12 * integers.length);
+    parts.push(head, Buffer.from(data));
+  }
+  const trailer = Buffer.alloc(2);
+  trailer.writeInt16BE(-1, 0);
+  parts.push(trailer);
+  return Buffer.concat(parts);
 }
 
 /** `stream` cut at `cuts` (offsets, any order). */
@@ -84,6 +103,39 @@ describe('BinaryCopyRows', () => {
     // Compared as one Buffer comparison: a deep equality of 5 MiB element by element takes half a minute.
     expect(large.equals(parsed)).toBe(true);
     expect(parse([copyStream([])]).size).toBe(0);
+  });
+
+  it('reads rows of several int8 fields before the bytea, however the stream is cut', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 8 }).chain((fields) =>
+          fc.tuple(
+            fc.constant(fields),
+            fc.array(
+              fc.tuple(
+                fc.array(fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), {
+                  minLength: fields,
+                  maxLength: fields,
+                }),
+                fc.uint8Array({ maxLength: 100 }),
+              ),
+              { maxLength: 5 },
+            ),
+          ),
+        ),
+        fc.array(fc.nat(), { maxLength: 12 }),
+        ([fields, rows], cuts) => {
+          const parser = new BinaryCopyRows(fields);
+          for (const piece of cut(wideCopyStream(rows), cuts)) parser.push(piece);
+          expect(parser.finish()).toEqual(
+            rows.map(([integers, data]) => ({ integers, data: new Uint8Array(data) })),
+          );
+        },
+      ),
+    );
+    // A row with a field count other than the parser's is refused.
+    const parser = new BinaryCopyRows(3);
+    expect(() => parser.push(wideCopyStream([[[1n, 2n], Uint8Array.of(1)]]))).toThrow(/a row of 3 fields/);
   });
 
   it('reports a stream that is not binary COPY rows, or stops short, as STORE_CORRUPT', () => {

@@ -9,24 +9,36 @@ const NOTHING = Buffer.alloc(0);
 type Step =
   | { at: 'header' }
   | { at: 'tuple' }
-  | { at: 'id-length' }
-  | { at: 'id' }
+  | { at: 'integer-length' }
+  | { at: 'integer' }
   | { at: 'data-length' }
-  | { at: 'data'; id: string; bytes: Uint8Array; filled: number }
+  | { at: 'data'; bytes: Uint8Array; filled: number }
   | { at: 'end' };
 
+/** A row: its leading `int8` fields, then its `bytea`. */
+export interface BinaryCopyRow {
+  integers: bigint[];
+  data: Uint8Array;
+}
+
 /**
- * Reads the rows of `COPY (SELECT id, data …) TO STDOUT (FORMAT binary)` (an `int8` and a `bytea` per row), fed in
- * pieces as the server sends them (a piece may end anywhere, also inside a length). Each row's bytes are copied
- * once, out of the piece (the connection reuses its buffer), into an array of their own. A NULL `data` leaves the
- * row out, as a row not found. Anything that is not this shape is `STORE_CORRUPT`.
+ * Reads the rows of `COPY (SELECT <int8 fields>, data …) TO STDOUT (FORMAT binary)` (`integerFields` non-NULL
+ * `int8` fields and a `bytea` per row), fed in pieces as the server sends them (a piece may end anywhere, also
+ * inside a length). Each row's bytes are copied once, out of the piece (the connection reuses its buffer), into an
+ * array of their own. A NULL `data` leaves the row out, as a row not found. Anything that is not this shape is
+ * `STORE_CORRUPT`.
  */
 export class BinaryCopyRows {
-  readonly rows = new Map<string, Uint8Array>();
+  readonly rows: BinaryCopyRow[] = [];
   #step: Step = { at: 'header' };
-  /** Bytes of a fixed-size field (header, count, length, id) that a piece boundary split. */
+  /** Bytes of a fixed-size field (header, count, length, integer) that a piece boundary split. */
   #pending = NOTHING;
-  #id = '';
+  #integers: bigint[] = [];
+
+  constructor(readonly integerFields = 1) {
+    if (!Number.isInteger(integerFields) || integerFields < 0 || integerFields > 64)
+      throw new RangeError('integerFields must be an integer from 0 to 64.');
+  }
 
   /** Takes the next piece of the stream. */
   push(piece: Uint8Array): void {
@@ -39,7 +51,7 @@ export class BinaryCopyRows {
         step.bytes.set(piece.subarray(offset, offset + take), step.filled);
         step.filled += take;
         offset += take;
-        if (step.filled === step.bytes.byteLength) this.#row(step.id, step.bytes);
+        if (step.filled === step.bytes.byteLength) this.#row(step.bytes);
         continue;
       }
       const size = this.#fieldSize(step);
@@ -60,7 +72,7 @@ export class BinaryCopyRows {
   }
 
   /** The rows, once the whole stream was pushed; throws when it stopped short of its end marker. */
-  finish(): Map<string, Uint8Array> {
+  finish(): BinaryCopyRow[] {
     if (this.#step.at !== 'end') throw malformed('the stream ended inside its rows');
     return this.rows;
   }
@@ -72,10 +84,10 @@ export class BinaryCopyRows {
         return SIGNATURE.byteLength + 8;
       case 'tuple':
         return 2;
-      case 'id-length':
+      case 'integer-length':
       case 'data-length':
         return 4;
-      case 'id':
+      case 'integer':
         return 8;
     }
   }
@@ -93,32 +105,39 @@ export class BinaryCopyRows {
       case 'tuple': {
         const fields = field.readInt16BE(0);
         if (fields === -1) this.#step = { at: 'end' };
-        else if (fields === 2) this.#step = { at: 'id-length' };
+        else if (fields === this.integerFields + 1) this.#startRow();
         else throw malformed(`a row of ${fields} fields`);
         return;
       }
-      case 'id-length':
-        if (field.readInt32BE(0) !== 8) throw malformed('an id that is not an int8');
-        this.#step = { at: 'id' };
+      case 'integer-length':
+        if (field.readInt32BE(0) !== 8) throw malformed('a field that is not a non-NULL int8');
+        this.#step = { at: 'integer' };
         return;
-      case 'id':
-        this.#id = field.readBigInt64BE(0).toString();
-        this.#step = { at: 'data-length' };
+      case 'integer':
+        this.#integers.push(field.readBigInt64BE(0));
+        this.#step = {
+          at: this.#integers.length === this.integerFields ? 'data-length' : 'integer-length',
+        };
         return;
       case 'data-length': {
         const length = field.readInt32BE(0);
         if (length < -1) throw malformed('a negative length');
         if (length === -1) this.#step = { at: 'tuple' };
-        else if (length === 0) this.#row(this.#id, new Uint8Array(0));
+        else if (length === 0) this.#row(new Uint8Array(0));
         // Not zeroed: a row reaches `rows` only once every byte of it was copied in.
-        else this.#step = { at: 'data', id: this.#id, bytes: unfilled(length), filled: 0 };
+        else this.#step = { at: 'data', bytes: unfilled(length), filled: 0 };
         return;
       }
     }
   }
 
-  #row(id: string, bytes: Uint8Array): void {
-    this.rows.set(id, bytes);
+  #startRow(): void {
+    this.#integers = [];
+    this.#step = { at: this.integerFields === 0 ? 'data-length' : 'integer-length' };
+  }
+
+  #row(data: Uint8Array): void {
+    this.rows.push({ integers: this.#integers, data });
     this.#step = { at: 'tuple' };
   }
 }
