@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Chunk, ChunkAxis } from '../../core/chunk.js';
 import type { EntryRecord, SessionInfo } from '../../core/entry.js';
 import { ScratchpadError } from '../../core/errors.js';
@@ -92,6 +93,8 @@ export class PostgresDriver implements StoreDriver {
   readonly backend = 'postgres';
   /** The schema the tables live in. */
   readonly schema: string;
+  /** The name of the entry lookup's prepared statement: one per schema (a connection keeps it by name). */
+  readonly #entryStatement: string;
   readonly #pool: PostgresPool;
   readonly #s: string;
   readonly #now: () => number;
@@ -124,6 +127,7 @@ export class PostgresDriver implements StoreDriver {
   ) {
     this.#pool = pool;
     this.schema = config.schema ?? DEFAULT_SCHEMA;
+    this.#entryStatement = `scratchpad_entry_${createHash('sha256').update(this.schema).digest('hex').slice(0, 32)}`;
     this.#s = quoteSchema(this.schema);
     this.#now = config.now ?? Date.now;
     this.#target = config.target ?? describeTarget(undefined);
@@ -268,7 +272,17 @@ export class PostgresDriver implements StoreDriver {
   }
 
   async doGetEntry(session: string, name: string): Promise<EntryRecord | undefined> {
-    return this.#guard(() => this.#entry(this.#pool, session, name));
+    if (!this.#threadConnection) return this.#guard(() => this.#entry(this.#pool, session, name));
+    // Our own `pg.Pool`: a named statement, parsed and planned once per connection (every read and most writes
+    // start here; 0.10 ms a lookup against 0.15 unnamed, alternated on one connection).
+    const result = await this.#guard(() =>
+      (this.#pool as unknown as NamedQueryPool).query({
+        name: this.#entryStatement,
+        text: `SELECT ${entryColumns()} FROM ${this.#s}.entries WHERE session = $1 AND name = $2`,
+        values: [session, name],
+      }),
+    );
+    return result.rows[0] ? toEntryRecord(result.rows[0]) : undefined;
   }
 
   async doGetEntryById(id: string): Promise<EntryRecord | undefined> {
@@ -553,6 +567,11 @@ export class PostgresDriver implements StoreDriver {
       throw toStoreError(error, this.#target);
     }
   }
+}
+
+/** A `pg.Pool`'s query with a statement name (prepared once per connection). */
+interface NamedQueryPool {
+  query(config: { name: string; text: string; values: unknown[] }): Promise<PostgresQueryResult>;
 }
 
 /**
