@@ -23,18 +23,23 @@ async function tick(now: string, target: RunHome = home) {
 }
 
 /** Records a proto-mnest fs_read → `name` used three times (recurring), after `before` (more passages). */
-function recordProto(
+async function recordProto(
   target: RunHome,
   name: string,
   args: Record<string, string>,
-  before: (mnestome: Mnestome) => void = () => undefined,
-): void {
+  before: (mnestome: Mnestome) => Promise<unknown> | undefined = () => undefined,
+): Promise<void> {
   const mnestome = Mnestome.open(join(target.dataDir, 'mnestome.db'));
   try {
-    before(mnestome);
+    await before(mnestome);
     const signature = buildDesiredSignature(name, args, [{ from: 'fs_read', field: 'content' }]);
     for (let use = 0; use < 3; use += 1)
-      mnestome.recordPassing({ src: 'fs_read', dst: name, dstExists: false, desiredSignature: signature });
+      await mnestome.recordPassing({
+        src: 'fs_read',
+        dst: name,
+        dstExists: false,
+        desiredSignature: signature,
+      });
   } finally {
     mnestome.close();
   }
@@ -123,7 +128,7 @@ describe('scratchpad scheduler', () => {
   });
 
   it('synt_suggest composes each recurring proto-mnest and logs the outcome', async () => {
-    recordProto(home, 'save_copy', { path: 'a', content: 'b' }, (mnestome) =>
+    await recordProto(home, 'save_copy', { path: 'a', content: 'b' }, (mnestome) =>
       mnestome.recordPassing({ src: 'fs_read', dst: 'fs_write', dstExists: true }),
     );
     const result = await home.cli(['scheduler', 'run-now', 'synt_suggest']);
@@ -143,7 +148,7 @@ describe('scratchpad scheduler', () => {
       },
     ]);
     try {
-      recordProto(wiseHome, 'translate_to_klingon', { text: 'x' });
+      await recordProto(wiseHome, 'translate_to_klingon', { text: 'x' });
       const withoutWise = await wiseHome.cli(['scheduler', 'run-now', 'synt_suggest']);
       expect(withoutWise.stdout).toBe(
         'synt_suggest: ok — fs_read → translate_to_klingon (uses 3, weight 0.35): abandoned\n',

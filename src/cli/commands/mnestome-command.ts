@@ -15,8 +15,8 @@ export function registerMnestomeCommand(program: Command, context: CliContext): 
     .command('list')
     .description('list passages and proto-mnests, heaviest first')
     .action(async () => {
-      await withMnestome(context, (opened) => {
-        const passages = opened.list();
+      await withMnestome(context, async (opened) => {
+        const passages = await opened.list();
         context.print(
           passages.length === 0
             ? `(no passages in ${opened.path}: they appear when a turn passes one step's output to another)`
@@ -42,8 +42,8 @@ export function registerMnestomeCommand(program: Command, context: CliContext): 
     .command('ager')
     .description('run apply_ager now: decay every passage, demote weak ones, purge stale proto-mnests')
     .action(async () => {
-      await withMnestome(context, (opened) => {
-        const result = opened.applyAger();
+      await withMnestome(context, async (opened) => {
+        const result = await opened.applyAger();
         context.print(
           `aged ${opened.path}: ${result.decayed} decayed, ${result.demoted} demoted, ${result.purged} purged`,
           result,
@@ -52,11 +52,11 @@ export function registerMnestomeCommand(program: Command, context: CliContext): 
     });
 }
 
-async function withMnestome(context: CliContext, use: (mnestome: Mnestome) => void): Promise<void> {
+async function withMnestome(context: CliContext, use: (mnestome: Mnestome) => Promise<void>): Promise<void> {
   const mnestome = await import('../../runtime/mnestome/mnestome.js');
   const opened = mnestome.Mnestome.open(mnestome.defaultMnestomePath(context.env));
   try {
-    use(opened);
+    await use(opened);
   } finally {
     opened.close();
   }

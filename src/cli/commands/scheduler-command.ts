@@ -19,10 +19,10 @@ export function registerSchedulerCommand(program: Command, context: CliContext):
     .description('every task with its schedule, last run, last status and next due time')
     .option('--now <time>', 'compute due times at this ISO 8601 time instead of now', isoTime)
     .action(async (flags: { now?: number }) => {
-      await withScheduler(context, ({ scheduler, state }) => {
+      await withScheduler(context, async ({ scheduler, state }) => {
         const now = flags.now ?? Date.now();
-        const tasks = scheduler.status(now);
-        const daemon = state.daemon();
+        const tasks = await scheduler.status(now);
+        const daemon = await state.daemon();
         const stamp = (iso: string | null) => (iso === null ? '-' : iso.replace(/\.\d+Z$/, 'Z'));
         context.print(
           `${table(

@@ -103,9 +103,9 @@ describe('compose', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('gives the seed’s composed outcome, or abandoned', () => {
-    mnestome.recordPassing({ src: 'fs_read', dst: 'fs_write', dstExists: true });
-    expect(compose({ sources: ['fs_read'], signature: saveCopy, mnestome, catalog })).toEqual({
+  it('gives the seed’s composed outcome, or abandoned', async () => {
+    await mnestome.recordPassing({ src: 'fs_read', dst: 'fs_write', dstExists: true });
+    expect(await compose({ sources: ['fs_read'], signature: saveCopy, mnestome, catalog })).toEqual({
       strategy: 'compose',
       state: 'composed',
       chain: ['fs_read', 'fs_write'],
@@ -113,7 +113,7 @@ describe('compose', () => {
       suggestion: "Retry by invoking 'fs_write' as the next step",
     });
     const klingon = buildDesiredSignature('translate_to_klingon', { text: 'x' }, []);
-    expect(compose({ sources: ['fs_read'], signature: klingon, mnestome, catalog })).toEqual({
+    expect(await compose({ sources: ['fs_read'], signature: klingon, mnestome, catalog })).toEqual({
       state: 'abandoned',
       suggestion: 'There is no executor available for this need, look for another way',
     });

@@ -18,8 +18,8 @@ export interface ComposeRequest {
  * the mnestome's real passages from each source for a chain of signed executors that satisfies the signature.
  * No model, no budget: milliseconds. Throws only when the mnestome cannot be read.
  */
-export function compose(request: ComposeRequest): SyntOutcome {
-  const passages = request.mnestome.realPassages();
+export async function compose(request: ComposeRequest): Promise<SyntOutcome> {
+  const passages = await request.mnestome.realPassages();
   for (const source of request.sources) {
     const chain = findChain({ source, signature: request.signature, passages, catalog: request.catalog });
     if (chain) return composedOutcome(chain);

@@ -21,8 +21,8 @@ afterEach(() => {
 });
 
 describe('Mnestome', () => {
-  it('bootstraps a passage, then reinforces it towards 1 on each use', () => {
-    const first = mnestome.recordPassing({ src: 'fs_read', dst: 'fs_write', dstExists: true, at: t0 });
+  it('bootstraps a passage, then reinforces it towards 1 on each use', async () => {
+    const first = await mnestome.recordPassing({ src: 'fs_read', dst: 'fs_write', dstExists: true, at: t0 });
     expect(first).toEqual({
       src: 'fs_read',
       dst: 'fs_write',
@@ -32,13 +32,18 @@ describe('Mnestome', () => {
       dst_exists: true,
       desired_signature: null,
     });
-    mnestome.recordPassing({ src: 'fs_read', dst: 'fs_write', dstExists: true, at: t0 + 1000 });
-    const third = mnestome.recordPassing({ src: 'fs_read', dst: 'fs_write', dstExists: true, at: t0 + 2000 });
+    await mnestome.recordPassing({ src: 'fs_read', dst: 'fs_write', dstExists: true, at: t0 + 1000 });
+    const third = await mnestome.recordPassing({
+      src: 'fs_read',
+      dst: 'fs_write',
+      dstExists: true,
+      at: t0 + 2000,
+    });
     expect(third.uses).toBe(3);
     expect(third.weight).toBeCloseTo(0.352, 4);
   });
 
-  it('keeps a proto-mnest with its desired signature; a real use of the same pair makes it real', () => {
+  it('keeps a proto-mnest with its desired signature; a real use of the same pair makes it real', async () => {
     const signature = buildDesiredSignature('save_copy', { path: 'x', content: '{{step1.content}}' }, [
       { from: 'fs_read', field: 'content' },
     ]);
@@ -48,7 +53,7 @@ describe('Mnestome', () => {
       arg_keys: ['content', 'path'],
       inputs: [{ from: 'fs_read', field: 'content' }],
     });
-    const proto = mnestome.recordPassing({
+    const proto = await mnestome.recordPassing({
       src: 'fs_read',
       dst: 'save_copy',
       dstExists: false,
@@ -56,41 +61,41 @@ describe('Mnestome', () => {
       at: t0,
     });
     expect(proto).toMatchObject({ dst_exists: false, desired_signature: signature });
-    const real = mnestome.recordPassing({ src: 'fs_read', dst: 'save_copy', dstExists: true, at: t0 });
+    const real = await mnestome.recordPassing({ src: 'fs_read', dst: 'save_copy', dstExists: true, at: t0 });
     expect(real).toMatchObject({ dst_exists: true, desired_signature: signature, uses: 2 });
   });
 
-  it('lists recurring proto-mnests: uses ≥ 3 and weight ≥ 0.30', () => {
+  it('lists recurring proto-mnests: uses ≥ 3 and weight ≥ 0.30', async () => {
     for (let use = 0; use < 2; use += 1)
-      mnestome.recordPassing({ src: 'fs_read', dst: 'pdf_text', dstExists: false, at: t0 });
-    expect(mnestome.recurringProtos()).toEqual([]);
-    mnestome.recordPassing({ src: 'fs_read', dst: 'pdf_text', dstExists: false, at: t0 });
-    expect(mnestome.recurringProtos().map((passage) => passage.dst)).toEqual(['pdf_text']);
+      await mnestome.recordPassing({ src: 'fs_read', dst: 'pdf_text', dstExists: false, at: t0 });
+    expect(await mnestome.recurringProtos()).toEqual([]);
+    await mnestome.recordPassing({ src: 'fs_read', dst: 'pdf_text', dstExists: false, at: t0 });
+    expect((await mnestome.recurringProtos()).map((passage) => passage.dst)).toEqual(['pdf_text']);
   });
 
-  it('apply_ager decays by half-life once per elapsed time, demotes weak real passages, purges stale protos', () => {
-    mnestome.recordPassing({ src: 'fs_read', dst: 'fs_write', dstExists: true, at: t0 });
-    mnestome.recordPassing({ src: 'fs_read', dst: 'pdf_text', dstExists: false, at: t0 });
+  it('apply_ager decays by half-life once per elapsed time, demotes weak real passages, purges stale protos', async () => {
+    await mnestome.recordPassing({ src: 'fs_read', dst: 'fs_write', dstExists: true, at: t0 });
+    await mnestome.recordPassing({ src: 'fs_read', dst: 'pdf_text', dstExists: false, at: t0 });
     const month = t0 + MNESTOME.decayHalfLifeDays * DAY_MS;
-    expect(mnestome.applyAger(month)).toEqual({ decayed: 2, demoted: 0, purged: 0 });
-    expect(mnestome.list().find((passage) => passage.dst === 'fs_write')?.weight).toBeCloseTo(0.1, 4);
+    expect(await mnestome.applyAger(month)).toEqual({ decayed: 2, demoted: 0, purged: 0 });
+    expect((await mnestome.list()).find((passage) => passage.dst === 'fs_write')?.weight).toBeCloseTo(0.1, 4);
     // Aging again at the same moment changes nothing.
-    expect(mnestome.applyAger(month)).toEqual({ decayed: 0, demoted: 0, purged: 0 });
+    expect(await mnestome.applyAger(month)).toEqual({ decayed: 0, demoted: 0, purged: 0 });
     const later = month + 1.5 * MNESTOME.decayHalfLifeDays * DAY_MS;
-    expect(mnestome.applyAger(later)).toEqual({ decayed: 1, demoted: 1, purged: 1 });
-    expect(mnestome.list()).toEqual([
+    expect(await mnestome.applyAger(later)).toEqual({ decayed: 1, demoted: 1, purged: 1 });
+    expect(await mnestome.list()).toEqual([
       expect.objectContaining({ dst: 'fs_write', state: 'dormant', weight: 0.0354 }),
     ]);
-    expect(mnestome.realPassages()).toEqual([]);
+    expect(await mnestome.realPassages()).toEqual([]);
     // A new use wakes it.
-    mnestome.recordPassing({ src: 'fs_read', dst: 'fs_write', dstExists: true, at: later });
-    expect(mnestome.realPassages().map((passage) => passage.dst)).toEqual(['fs_write']);
+    await mnestome.recordPassing({ src: 'fs_read', dst: 'fs_write', dstExists: true, at: later });
+    expect((await mnestome.realPassages()).map((passage) => passage.dst)).toEqual(['fs_write']);
   });
 
-  it('refuses names no executor could have', () => {
-    expect(() =>
+  it('refuses names no executor could have', async () => {
+    await expect(
       mnestome.recordPassing({ src: 'fs_read', dst: 'x'.repeat(65), dstExists: false, at: t0 }),
-    ).toThrow(/cannot be recorded/);
+    ).rejects.toThrow(/cannot be recorded/);
   });
 
   it('names a file that is not a database', () => {

@@ -100,7 +100,7 @@ export class Mnestome {
    * Records one passage: a new one gets the bootstrap weight, a known one is reinforced (`weight += rate ×
    * (1 − weight)`), its use counted, woken if dormant. A real passage makes a proto-mnest of the same pair real.
    */
-  recordPassing(input: PassingInput): Passage {
+  async recordPassing(input: PassingInput): Promise<Passage> {
     for (const name of [input.src, input.dst]) {
       if (name === '' || name.length > MNESTOME.maxNameLength) {
         throw new ScratchpadError(
@@ -112,7 +112,7 @@ export class Mnestome {
     }
     const at = input.at ?? Date.now();
     const signature = input.desiredSignature ? JSON.stringify(input.desiredSignature) : null;
-    const row = this.#state.transaction((database) => {
+    const row = await this.#state.transaction((database) => {
       database
         .prepare(
           `INSERT INTO passages (src, dst, weight, uses, last_used_at, dst_exists, desired_signature, state, created_at, aged_at)
@@ -144,8 +144,8 @@ export class Mnestome {
   }
 
   /** Every passage, heaviest first (ties by name). */
-  list(): StoredPassage[] {
-    const rows = this.#state.run(
+  async list(): Promise<StoredPassage[]> {
+    const rows = await this.#state.run(
       (database) =>
         database.prepare('SELECT * FROM passages ORDER BY weight DESC, src, dst').all() as PassageRow[],
     );
@@ -153,13 +153,13 @@ export class Mnestome {
   }
 
   /** The real, active passages: the graph compose walks. */
-  realPassages(): StoredPassage[] {
-    return this.list().filter((passage) => passage.dst_exists && passage.state === 'active');
+  async realPassages(): Promise<StoredPassage[]> {
+    return (await this.list()).filter((passage) => passage.dst_exists && passage.state === 'active');
   }
 
   /** Proto-mnests asked for often enough to try composing them (`synt_suggest`). */
-  recurringProtos(): StoredPassage[] {
-    return this.list().filter(
+  async recurringProtos(): Promise<StoredPassage[]> {
+    return (await this.list()).filter(
       (passage) =>
         !passage.dst_exists &&
         passage.uses >= MNESTOME.recurringMinUses &&
@@ -172,7 +172,7 @@ export class Mnestome {
    * {@link MNESTOME}.decayHalfLifeDays, so running it twice costs nothing), demotes real passages below the demote
    * weight to dormant, and purges proto-mnests unused for {@link MNESTOME}.protoStaleAfterDays. One transaction.
    */
-  applyAger(now: number = Date.now()): AgerResult {
+  applyAger(now: number = Date.now()): Promise<AgerResult> {
     const halfLifeMs = MNESTOME.decayHalfLifeDays * DAY_MS;
     return this.#state.transaction((database) => {
       const rows = database.prepare('SELECT * FROM passages').all() as PassageRow[];

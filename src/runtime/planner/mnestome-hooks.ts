@@ -33,16 +33,17 @@ function distinct(sources: readonly SignatureInput[]): string[] {
  * `record_passing` after a successful step that piped an earlier executor's output into `executor`. Fail-safe:
  * a mnestome error is returned for the step log, never thrown. `undefined` when nothing was piped.
  */
-export function recordPiping(context: StepContext, executor: string): JsonObject | undefined {
+export async function recordPiping(context: StepContext, executor: string): Promise<JsonObject | undefined> {
   const sources = pipedSources(context);
   if (!context.options.mnestome || sources.length === 0) return undefined;
   const at = (context.options.now ?? Date.now)();
   try {
     const mnestome = context.options.mnestome();
-    const recorded = distinct(sources).map((src) => {
-      const passage = mnestome.recordPassing({ src, dst: executor, dstExists: true, at });
-      return { src, dst: executor, dst_exists: true, weight: passage.weight, uses: passage.uses };
-    });
+    const recorded: JsonObject[] = [];
+    for (const src of distinct(sources)) {
+      const passage = await mnestome.recordPassing({ src, dst: executor, dstExists: true, at });
+      recorded.push({ src, dst: executor, dst_exists: true, weight: passage.weight, uses: passage.uses });
+    }
     return { recorded };
   } catch (error) {
     return { error: formatUnknownError(error) };
@@ -61,11 +62,11 @@ export interface ProtoMnestOutcome {
  * is returned for the step log and the observation stays the default one. `undefined` when there was no piping,
  * no mnestome, or the name is not one an executor could have.
  */
-export function registerProtoMnest(
+export async function registerProtoMnest(
   context: StepContext,
   name: string,
   args: unknown,
-): ProtoMnestOutcome | undefined {
+): Promise<ProtoMnestOutcome | undefined> {
   const sources = pipedSources(context);
   if (!context.options.mnestome || sources.length === 0) return undefined;
   if (!EXECUTOR_NAME_PATTERN.test(name) || name === context.readTool.name) return undefined;
@@ -74,17 +75,18 @@ export function registerProtoMnest(
   const at = (context.options.now ?? Date.now)();
   try {
     const mnestome = context.options.mnestome();
-    const recorded = distinct(sources).map((src) => {
-      const passage = mnestome.recordPassing({
+    const recorded: JsonObject[] = [];
+    for (const src of distinct(sources)) {
+      const passage = await mnestome.recordPassing({
         src,
         dst: name,
         dstExists: false,
         desiredSignature: signature,
         at,
       });
-      return { src, dst: name, dst_exists: false, weight: passage.weight, uses: passage.uses };
-    });
-    const synt = compose({
+      recorded.push({ src, dst: name, dst_exists: false, weight: passage.weight, uses: passage.uses });
+    }
+    const synt = await compose({
       sources: distinct(sources),
       signature,
       mnestome,

@@ -124,7 +124,7 @@ export async function runStep(context: StepContext): Promise<StepObservation> {
   if (!executor) {
     const available = [...new Set(context.options.executors.map((item) => item.name))];
     // Seed 002, ch. 12: a nonexistent executor fed by earlier steps is a proto-mnest; compose may know a way.
-    const proto = registerProtoMnest(context, call.name, call.arguments);
+    const proto = await registerProtoMnest(context, call.name, call.arguments);
     if (proto) log.mnestome = proto.log;
     return fail(
       'unknown_tool',
@@ -179,7 +179,7 @@ export async function runStep(context: StepContext): Promise<StepObservation> {
   recordRun(log, run);
   const outcome: ExecutorOutcome = run.outcome;
   if (outcome.ok) {
-    const piping = recordPiping(context, executor.name);
+    const piping = await recordPiping(context, executor.name);
     if (piping) log.mnestome = piping;
   }
   try {

@@ -46,8 +46,8 @@ export function builtinTasks(dependencies: BuiltinTaskDependencies): TaskDefinit
       schedule: 'daily@04:00',
       description: 'decay, demote and proto purge on the mnestome',
       run: ({ now }) =>
-        withMnestome((mnestome) => {
-          const result = mnestome.applyAger(now);
+        withMnestome(async (mnestome) => {
+          const result = await mnestome.applyAger(now);
           return `${result.decayed} decayed, ${result.demoted} demoted, ${result.purged} purged`;
         }),
     },
@@ -57,7 +57,7 @@ export function builtinTasks(dependencies: BuiltinTaskDependencies): TaskDefinit
       description: `compose-only synthesis for each recurring proto-mnest (uses ≥ ${MNESTOME.recurringMinUses}, weight ≥ ${MNESTOME.recurringMinWeight.toFixed(2)})`,
       run: () =>
         withMnestome(async (mnestome) => {
-          const protos = mnestome.recurringProtos();
+          const protos = await mnestome.recurringProtos();
           if (protos.length === 0)
             return `no recurring proto-mnest (uses ≥ ${MNESTOME.recurringMinUses}, weight ≥ ${MNESTOME.recurringMinWeight.toFixed(2)})`;
           const catalog = await dependencies.loadCatalog();
@@ -70,7 +70,7 @@ export function builtinTasks(dependencies: BuiltinTaskDependencies): TaskDefinit
               continue;
             }
             const signature = proto.desired_signature;
-            const outcome = compose({ sources: [proto.src], signature, mnestome, catalog });
+            const outcome = await compose({ sources: [proto.src], signature, mnestome, catalog });
             if (outcome.state === 'composed') {
               lines.push(
                 `${head}: composed, chain ${outcome.chain.join(' → ')}, first hop ${outcome.first_hop}`,

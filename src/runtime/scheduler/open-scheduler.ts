@@ -42,7 +42,7 @@ export async function openScheduler(options: OpenSchedulerOptions): Promise<Open
   const tiers = createTierModels(config, { prompts: await loadTierPrompts(config), env });
   const state = SchedulerState.open(options.statePath ?? defaultSchedulerStatePath(env));
   try {
-    const scheduler = createScheduler({
+    const scheduler = await createScheduler({
       state,
       tasks: builtinTasks({
         openMnestome: () => Mnestome.open(options.mnestomePath ?? defaultMnestomePath(env)),

@@ -25,7 +25,7 @@ export interface SchedulerDaemonOptions {
  */
 export async function runSchedulerDaemon(options: SchedulerDaemonOptions): Promise<void> {
   const now = options.now ?? Date.now;
-  options.state.lockDaemon(process.pid, now());
+  await options.state.lockDaemon(process.pid, now());
   try {
     options.onStart?.();
     while (!options.signal.aborted) {
@@ -34,7 +34,7 @@ export async function runSchedulerDaemon(options: SchedulerDaemonOptions): Promi
       await idle(options.intervalMs ?? DAEMON_INTERVAL_MS, options.signal);
     }
   } finally {
-    options.state.unlockDaemon(process.pid);
+    await options.state.unlockDaemon(process.pid);
   }
 }
 

@@ -91,8 +91,8 @@ export class SchedulerState {
   }
 
   /** Adds the tasks that are missing and updates changed schedules; last runs are kept. */
-  register(tasks: ReadonlyArray<{ name: string; schedule: string }>): void {
-    this.#state.transaction((database) => {
+  async register(tasks: ReadonlyArray<{ name: string; schedule: string }>): Promise<void> {
+    await this.#state.transaction((database) => {
       const upsert = database.prepare(
         'INSERT INTO tasks (name, schedule) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET schedule = excluded.schedule',
       );
@@ -100,7 +100,7 @@ export class SchedulerState {
     });
   }
 
-  tasks(): TaskRow[] {
+  tasks(): Promise<TaskRow[]> {
     return this.#state.run(
       (database) => database.prepare('SELECT * FROM tasks ORDER BY name').all() as TaskRow[],
     );
@@ -110,7 +110,7 @@ export class SchedulerState {
    * Claims `name` for a run at `now` when `due(last run)` says so, in one transaction: `last_run_at` becomes
    * `now` and `last_status` `running`. Returns false when another tick got there first (or it is not due).
    */
-  claim(name: string, now: number, due: (lastRunAt: number | null) => boolean): boolean {
+  claim(name: string, now: number, due: (lastRunAt: number | null) => boolean): Promise<boolean> {
     return this.#state.transaction((database) => {
       const row = database.prepare('SELECT last_run_at FROM tasks WHERE name = ?').get(name) as
         | { last_run_at: string | null }
@@ -125,10 +125,10 @@ export class SchedulerState {
   }
 
   /** Records a finished run: one new row in `runs`, and the task's last status and output. */
-  finish(run: RunRow): void {
+  async finish(run: RunRow): Promise<void> {
     const output =
       run.output.length > MAX_OUTPUT_CHARS ? `${run.output.slice(0, MAX_OUTPUT_CHARS)}…` : run.output;
-    this.#state.transaction((database) => {
+    await this.#state.transaction((database) => {
       database
         .prepare('INSERT INTO runs (task, started_at, finished_at, status, output) VALUES (?, ?, ?, ?, ?)')
         .run(run.task, run.started_at, run.finished_at, run.status, output);
@@ -139,8 +139,8 @@ export class SchedulerState {
   }
 
   /** The runs so far, oldest first (at most `limit`, the latest ones). */
-  runs(limit = 1000): RunRow[] {
-    const rows = this.#state.run(
+  async runs(limit = 1000): Promise<RunRow[]> {
+    const rows = await this.#state.run(
       (database) =>
         database
           .prepare('SELECT task, started_at, finished_at, status, output FROM runs ORDER BY id DESC LIMIT ?')
@@ -150,8 +150,8 @@ export class SchedulerState {
   }
 
   /** The process holding the daemon lock, if it is still alive. */
-  daemon(): DaemonHolder | undefined {
-    const holder = this.#state.run(readHolder);
+  async daemon(): Promise<DaemonHolder | undefined> {
+    const holder = await this.#state.run(readHolder);
     return holder && isAlive(holder) ? holder : undefined;
   }
 
@@ -159,8 +159,8 @@ export class SchedulerState {
    * Takes the daemon lock for `pid`: one daemon per state file. A lock left by a process that no longer runs is
    * taken over; a live holder is a `SCHEDULER_LOCKED` that names it.
    */
-  lockDaemon(pid: number, now: number): void {
-    this.#state.transaction((database) => {
+  async lockDaemon(pid: number, now: number): Promise<void> {
+    await this.#state.transaction((database) => {
       const holder = readHolder(database);
       if (holder && holder.pid !== pid && isAlive(holder)) {
         throw new ScratchpadError(
@@ -179,8 +179,10 @@ export class SchedulerState {
   }
 
   /** Releases the daemon lock if `pid` holds it. */
-  unlockDaemon(pid: number): void {
-    this.#state.run((database) => database.prepare('DELETE FROM daemon WHERE id = 1 AND pid = ?').run(pid));
+  async unlockDaemon(pid: number): Promise<void> {
+    await this.#state.run((database) =>
+      database.prepare('DELETE FROM daemon WHERE id = 1 AND pid = ?').run(pid),
+    );
   }
 
   close(): void {

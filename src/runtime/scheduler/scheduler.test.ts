@@ -28,7 +28,7 @@ function task(name: string, schedule: string, run: TaskDefinition['run']): TaskD
 describe('createScheduler', () => {
   it('runs due tasks in order, catches a failure with its stack, and goes on', async () => {
     const calls: string[] = [];
-    const scheduler = createScheduler({
+    const scheduler = await createScheduler({
       state,
       tasks: [
         task('boom', 'every_5_minutes', async () => {
@@ -56,36 +56,33 @@ describe('createScheduler', () => {
     expect(await scheduler.runNow('by_hand', at('2026-04-26T11:00:00Z'))).toMatchObject({
       output: 'manual run',
     });
-    expect(scheduler.status(at('2026-04-26T11:00:00Z'))).toEqual([
+    expect(await scheduler.status(at('2026-04-26T11:00:00Z'))).toEqual([
       expect.objectContaining({ name: 'boom', last_status: 'error', next_due: '2026-04-26T11:00:00.000Z' }),
       expect.objectContaining({ name: 'by_hand', last_status: 'ok', next_due: null }),
       expect.objectContaining({ name: 'fine', last_status: 'ok' }),
     ]);
-    expect(state.runs()).toHaveLength(5);
+    expect(await state.runs()).toHaveLength(5);
   });
 });
 
 describe('the daemon lock', () => {
-  it('refuses a second live daemon, names it, and takes over from a dead one', () => {
+  it('refuses a second live daemon, names it, and takes over from a dead one', async () => {
     const other = SchedulerState.open(state.path);
     try {
-      state.lockDaemon(process.pid, 0);
+      await state.lockDaemon(process.pid, 0);
       // The test runner's parent process is alive and is not this process.
-      const error = (() => {
-        try {
-          other.lockDaemon(process.ppid, 0);
-        } catch (caught) {
-          return caught;
-        }
-      })();
+      const error = await other.lockDaemon(process.ppid, 0).then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
       expect(ScratchpadError.hasCode(error, 'SCHEDULER_LOCKED')).toBe(true);
       expect((error as Error).message).toContain(`process ${process.pid} on `);
-      state.unlockDaemon(process.pid);
+      await state.unlockDaemon(process.pid);
       const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']);
-      other.lockDaemon(Number(dead.stdout.toString()), 0);
-      expect(state.daemon()).toBeUndefined();
-      state.lockDaemon(process.pid, 0);
-      expect(state.daemon()?.pid).toBe(process.pid);
+      await other.lockDaemon(Number(dead.stdout.toString()), 0);
+      expect(await state.daemon()).toBeUndefined();
+      await state.lockDaemon(process.pid, 0);
+      expect((await state.daemon())?.pid).toBe(process.pid);
     } finally {
       other.close();
     }
@@ -94,7 +91,10 @@ describe('the daemon lock', () => {
   it('runSchedulerDaemon ticks until aborted, then releases the lock', async () => {
     const stop = new AbortController();
     let ticks = 0;
-    const scheduler = createScheduler({ state, tasks: [task('count', 'every_1_minutes', async () => 'ok')] });
+    const scheduler = await createScheduler({
+      state,
+      tasks: [task('count', 'every_1_minutes', async () => 'ok')],
+    });
     let clock = at('2026-04-26T10:00:00Z');
     await runSchedulerDaemon({
       scheduler,
@@ -112,6 +112,6 @@ describe('the daemon lock', () => {
       },
     });
     expect(ticks).toBe(3);
-    expect(state.daemon()).toBeUndefined();
+    expect(await state.daemon()).toBeUndefined();
   });
 });

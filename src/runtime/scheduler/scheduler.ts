@@ -44,7 +44,7 @@ export interface Scheduler {
   /** Runs `name` now, whatever its schedule. An unknown name is `INVALID_ARGUMENT` listing the tasks. */
   runNow(name: string, now: number): Promise<TaskRun>;
   /** Every task with its schedule, last run and status, and when it is next due. */
-  status(now: number): TaskStatus[];
+  status(now: number): Promise<TaskStatus[]>;
 }
 
 /** Options of {@link createScheduler}. */
@@ -56,11 +56,11 @@ export interface SchedulerConfig {
 }
 
 /** Creates the scheduler: registers the tasks in the state file (keeping their past runs). */
-export function createScheduler(config: SchedulerConfig): Scheduler {
+export async function createScheduler(config: SchedulerConfig): Promise<Scheduler> {
   const schedules = new Map<string, Schedule>(
     config.tasks.map((task) => [task.name, parseSchedule(task.schedule)]),
   );
-  config.state.register(config.tasks);
+  await config.state.register(config.tasks);
   const clock = config.clock ?? Date.now;
 
   async function execute(task: TaskDefinition, now: number): Promise<TaskRun> {
@@ -77,7 +77,7 @@ export function createScheduler(config: SchedulerConfig): Scheduler {
     // Times follow the tick's `now` (`--now` replays a day), plus how long the task really took.
     const finished = new Date(now + Math.max(0, clock() - began)).toISOString();
     const run: TaskRun = { task: task.name, status, output, started_at: started, finished_at: finished };
-    config.state.finish(run);
+    await config.state.finish(run);
     return run;
   }
 
@@ -87,7 +87,8 @@ export function createScheduler(config: SchedulerConfig): Scheduler {
       const runs: TaskRun[] = [];
       for (const task of config.tasks) {
         const schedule = schedules.get(task.name) as Schedule;
-        if (!config.state.claim(task.name, now, (lastRunAt) => isDue(schedule, lastRunAt, now))) continue;
+        if (!(await config.state.claim(task.name, now, (lastRunAt) => isDue(schedule, lastRunAt, now))))
+          continue;
         runs.push(await execute(task, now));
       }
       return runs;
@@ -103,11 +104,11 @@ export function createScheduler(config: SchedulerConfig): Scheduler {
           },
         );
       }
-      config.state.claim(name, now, () => true);
+      await config.state.claim(name, now, () => true);
       return execute(task, now);
     },
-    status(now) {
-      return config.state.tasks().flatMap((row) => {
+    async status(now) {
+      return (await config.state.tasks()).flatMap((row) => {
         const schedule = schedules.get(row.name);
         if (!schedule) return [];
         const next = nextDue(schedule, row.last_run_at === null ? null : Date.parse(row.last_run_at), now);
