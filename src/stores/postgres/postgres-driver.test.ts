@@ -4,15 +4,18 @@ import fc from 'fast-check';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { requireTestServer } from '../../../test/support/require-postgres.js';
+import type { Chunk } from '../../core/chunk.js';
 import type { EntryRecord } from '../../core/entry.js';
 import { ScratchpadError } from '../../core/errors.js';
+import type { ReadSlice } from '../../core/slice.js';
 import { createScratchpad, type Scratchpad } from '../../scratchpad/scratchpad.js';
 import { runStoreContract } from '../../testing/store-contract.js';
 import { testRecord } from '../../testing/test-record.js';
 import type { ChunkInPostgres, CommitResult } from '../driver.js';
+import { createMemoryDriver } from '../memory/index.js';
 import { PostgresChunkFetcher } from './postgres-chunk-fetcher.js';
 import { createPostgresDriver, type PostgresDriver, type PostgresDriverConfig } from './postgres-driver.js';
-import { SCHEMA_VERSION } from './postgres-migrations.js';
+import { MIGRATIONS, SCHEMA_VERSION } from './postgres-migrations.js';
 import type { PostgresPool } from './postgres-pool.js';
 import { entryColumns, entryPlaceholders, entryValues } from './postgres-records.js';
 import { BUFFERED_CHUNKS } from './postgres-staging-buffer.js';
@@ -44,6 +47,18 @@ runStoreContract({
     return createPostgresDriver({ connectionString: url, schema });
   },
 });
+
+/** A store in `schema` at `version`: the migrations up to it, as a release of that version left it. */
+async function createStoreAt(schema: string, version: number): Promise<void> {
+  await admin.query(`CREATE SCHEMA "${schema}"`);
+  await admin.query(
+    `CREATE TABLE "${schema}".schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
+  );
+  for (const migration of MIGRATIONS.filter((each) => each.version <= version)) {
+    for (const statement of migration.statements(`"${schema}"`)) await admin.query(statement);
+    await admin.query(`INSERT INTO "${schema}".schema_migrations (version) VALUES ($1)`, [migration.version]);
+  }
+}
 
 /** Total rows in each table of `schema`: what a test checks to prove nothing leaked. */
 async function rowCounts(schema: string): Promise<Record<string, number>> {
@@ -437,17 +452,7 @@ describe('postgres driver', () => {
   it('stores chunk bytes with lz4 where the server has it; bytes stored before stay as they were', async () => {
     const schema = freshSchema();
     // A store at version 5 (before lz4), with bytes in it compressed the server's default way.
-    await admin.query(`CREATE SCHEMA "${schema}"`);
-    const { MIGRATIONS } = await import('./postgres-migrations.js');
-    await admin.query(
-      `CREATE TABLE "${schema}".schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
-    );
-    for (const migration of MIGRATIONS.filter((each) => each.version <= 5)) {
-      for (const statement of migration.statements(`"${schema}"`)) await admin.query(statement);
-      await admin.query(`INSERT INTO "${schema}".schema_migrations (version) VALUES ($1)`, [
-        migration.version,
-      ]);
-    }
+    await createStoreAt(schema, 5);
     const text = (seed: string) => `${seed} compresses well. `.repeat(20_000);
     await admin.query(`INSERT INTO "${schema}".chunk_data (data) VALUES ($1)`, [Buffer.from(text('old'))]);
     const before = await admin.query(
@@ -473,6 +478,117 @@ describe('postgres driver', () => {
     expect(old.rows[0].data.toString()).toBe(text('old'));
     expect((await pad.read('s1', 'after')).content).toBe(text('new'));
     expect((await pad.grep('s1', 'after', { pattern: 'new compresses' })).total).toBe(1);
+  });
+
+  it('migrates a store at version 6 to partial axis, turn and search indexes; reads and locates on every axis as before', async () => {
+    // Entries written by this code in a schema of their own, their rows copied into a store at version 6.
+    const source = freshSchema();
+    const writer = createScratchpad({ driver: await driverOn(source), chunkSize: 16 });
+    const text = 'é line one\nzweite Zeile ü\n'.repeat(6);
+    await writer.write('s1', 'doc', text, { turn: 't1' });
+    await writer.write('s1', 'plain', 'no turn, one chunk');
+    expect((await writer.search('s1', 'zweite')).hits.map((hit) => hit.entry.name)).toEqual(['doc']);
+    const schema = freshSchema();
+    await createStoreAt(schema, 6);
+    for (const table of ['sessions', 'entries', 'chunk_data', 'chunks'])
+      await admin.query(
+        `INSERT INTO "${schema}".${table} OVERRIDING SYSTEM VALUE SELECT * FROM "${source}".${table}`,
+      );
+    const driver = await driverOn(schema);
+    const indexes = await admin.query(`SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = $1`, [
+      schema,
+    ]);
+    const definition = new Map(indexes.rows.map((row) => [row.indexname, String(row.indexdef)]));
+    for (const name of ['chunks_byte', 'chunks_char', 'chunks_line'])
+      expect(definition.get(name)).toMatch(/WHERE \(seq > 0\)$/);
+    expect(definition.get('entries_session_turn')).toMatch(/WHERE \(turn IS NOT NULL\)$/);
+    expect(definition.get('chunk_data_tsv')).toMatch(/WHERE \(tsv IS NOT NULL\)$/);
+    expect(definition.has('entries_updated_at')).toBe(false);
+
+    const record = (await driver.doGetEntry('s1', 'doc')) as EntryRecord;
+    const chunks = await driver.doReadChunks(record, 0, record.chunkCount);
+    expect(chunks.length).toBeGreaterThan(4);
+    const axes = { byte: 'byteStart', char: 'charStart', line: 'lineStart' } as const;
+    for (const [axis, start] of Object.entries(axes) as [
+      keyof typeof axes,
+      (typeof axes)[keyof typeof axes],
+    ][]) {
+      const last = (chunks.at(-1) as Chunk)[start] + 20;
+      for (let position = -1; position <= last; position++) {
+        const holding = chunks.findLast((chunk) => chunk[start] <= position)?.seq ?? 0;
+        expect([axis, position, await driver.doLocateChunk(record, axis, position)]).toEqual([
+          axis,
+          position,
+          holding,
+        ]);
+      }
+    }
+    const migrated = createScratchpad({ driver, chunkSize: 16 });
+    const reference = createScratchpad({ driver: createMemoryDriver(), chunkSize: 16 });
+    await reference.write('s1', 'doc', text, { turn: 't1' });
+    const slices: ReadSlice[] = [
+      { type: 'range', start: 7, end: 61 },
+      { type: 'lines', start: 3, end: 8 },
+      { type: 'offset', offset: 17, limit: 40 },
+      { type: 'tail', count: 30 },
+    ];
+    for (const slice of slices)
+      expect((await migrated.read('s1', 'doc', slice)).content).toBe(
+        (await reference.read('s1', 'doc', slice)).content,
+      );
+    expect((await migrated.list('s1', { turn: 't1' })).entries.map((entry) => entry.name)).toEqual(['doc']);
+    expect((await migrated.search('s1', 'zweite')).hits.map((hit) => hit.entry.name)).toEqual(['doc']);
+    expect((await migrated.grep('s1', 'doc', { pattern: 'Zeile' })).total).toBe(6);
+  });
+
+  it('locating a position searches its axis index, a turn its index, a search the GIN (EXPLAIN)', async () => {
+    const schema = freshSchema();
+    const seen: { text: string; values: unknown[] }[] = [];
+    const pool = new pg.Pool({ connectionString: url, max: 2 });
+    const query = pool.query.bind(pool) as (text: string, values?: unknown[]) => Promise<pg.QueryResult>;
+    const recording = Object.assign(pool, {
+      query: (text: string, values?: unknown[]) => {
+        seen.push({ text, values: values ?? [] });
+        return query(text, values);
+      },
+    });
+    const driver = await driverOn(schema, { pool: recording as unknown as PostgresPool });
+    const pad = createScratchpad({ driver, chunkSize: 16 });
+    await pad.write('s1', 'doc', 'worker line\n'.repeat(20), { turn: 't1' });
+    const record = (await driver.doGetEntry('s1', 'doc')) as EntryRecord;
+    for (const axis of ['byte', 'char', 'line'] as const) await driver.doLocateChunk(record, axis, 40);
+    await pad.list('s1', { turn: 't1', orderBy: 'createdAt' });
+    await pad.search('s1', 'worker');
+    const plan = async (text: string, values: unknown[]): Promise<string> => {
+      const client = await admin.connect();
+      try {
+        // Few rows: the planner would rather scan; these say which index the statement can search.
+        await client.query('BEGIN');
+        await client.query('SET LOCAL enable_seqscan = off');
+        await client.query('SET LOCAL enable_sort = off');
+        const result = await client.query(`EXPLAIN (COSTS OFF) ${text}`, values);
+        await client.query('ROLLBACK');
+        return result.rows.map((row) => row['QUERY PLAN']).join('\n');
+      } finally {
+        client.release();
+      }
+    };
+    for (const column of ['byte_start', 'char_start', 'line_start']) {
+      const locate = seen.find((each) => each.text.includes(`ORDER BY ${column} DESC`));
+      expect(await plan(locate?.text ?? '', locate?.values ?? [])).toContain(
+        `Index Only Scan Backward using ${column.replace('_start', '').replace(/^/, 'chunks_')} on chunks`,
+      );
+    }
+    const turn = seen.find((each) => each.text.includes('turn = $'));
+    expect(await plan(turn?.text ?? '', turn?.values ?? [])).toContain(
+      'Index Scan using entries_session_turn',
+    );
+    // The rank query's condition on the chunk bytes, as it asks it.
+    expect(
+      await plan(`SELECT id FROM "${schema}".chunk_data d WHERE d.tsv @@ plainto_tsquery('simple', $1)`, [
+        'worker',
+      ]),
+    ).toContain('Bitmap Index Scan on chunk_data_tsv');
   });
 
   it('refuses a schema name that is not a plain identifier', async () => {

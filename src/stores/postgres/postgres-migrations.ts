@@ -5,6 +5,9 @@ import { splitJoinedWords } from './postgres-schema.js';
 import { withTransaction } from './postgres-transaction.js';
 import { writeEntryFunction } from './postgres-write-entry.js';
 
+/** Migration 7 makes the search index partial in place only up to this size (64 MiB, a few seconds to build). */
+const GIN_REBUILT_UP_TO_BYTES = 64 * 1024 * 1024;
+
 /** One schema change: the statements that take the schema from `version - 1` to `version`. */
 export interface Migration {
   version: number;
@@ -162,6 +165,40 @@ export const MIGRATIONS: readonly Migration[] = [
          END IF;
        EXCEPTION WHEN feature_not_supported THEN
          NULL;
+       END
+       $do$`,
+    ],
+  },
+  {
+    // Fewer index entries per small write (decision 006, fifth pass), as SQLite's migrations 7 and 9. A
+    // content's first chunk starts at 0 on every axis, so the axis indexes leave it out: locating asks for
+    // `seq > 0` and answers chunk 0 when none is found, and a content of one chunk (every write up to 256 KiB)
+    // adds nothing to them. `entries_updated_at` served only the store-wide lists by update time (gc's expired
+    // entries search `entries_expires_at`; the cap's eviction candidates read every unpinned entry anyway, and
+    // sort them); a session's list by update time has `entries_session_updated`. A turn's listing asks
+    // `turn = $n`, which implies `turn IS NOT NULL`, so an entry written outside a turn is left out of
+    // `entries_session_turn`. A search asks `tsv @@ query` (strict: it implies `tsv IS NOT NULL`), so the chunks
+    // not indexed yet, every chunk a write adds, are left out of the GIN index.
+    version: 7,
+    statements: (s) => [
+      `DROP INDEX ${s}.chunks_byte`,
+      `DROP INDEX ${s}.chunks_char`,
+      `DROP INDEX ${s}.chunks_line`,
+      `CREATE INDEX chunks_byte ON ${s}.chunks (content_id, byte_start, seq) WHERE seq > 0`,
+      `CREATE INDEX chunks_char ON ${s}.chunks (content_id, char_start, seq) WHERE seq > 0`,
+      `CREATE INDEX chunks_line ON ${s}.chunks (content_id, line_start, seq) WHERE seq > 0`,
+      `DROP INDEX ${s}.entries_updated_at`,
+      `DROP INDEX ${s}.entries_session_turn`,
+      `CREATE INDEX entries_session_turn ON ${s}.entries (session, turn, created_at, name) WHERE turn IS NOT NULL`,
+      // Rebuilding the GIN reads every tsvector with chunk_data locked against reads and writes, until the
+      // migration commits (~1 s per 5 MiB of index for varied text): a larger one stays whole here, and decision
+      // 006 gives the statements that make it partial concurrently.
+      `DO $do$
+       BEGIN
+         IF pg_relation_size('${s}.chunk_data_tsv') <= ${GIN_REBUILT_UP_TO_BYTES} THEN
+           DROP INDEX ${s}.chunk_data_tsv;
+           CREATE INDEX chunk_data_tsv ON ${s}.chunk_data USING gin (tsv) WHERE tsv IS NOT NULL;
+         END IF;
        END
        $do$`,
     ],
