@@ -76,11 +76,23 @@ const raw = new pg.Client({ connectionString: url });
 await raw.connect();
 await raw.query(`CREATE TABLE ${schema}.kv (name text PRIMARY KEY, data bytea NOT NULL)`);
 
+/** The server's WAL insert position: WAL bytes between two of them are every session's, so run it alone. */
+async function walPosition() {
+  return (await raw.query('SELECT pg_current_wal_insert_lsn() AS at')).rows[0].at;
+}
+
+async function walBytesSince(start) {
+  const result = await raw.query('SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), $1) AS bytes', [start]);
+  return Number(result.rows[0].bytes);
+}
+
 async function floor(label, run) {
   for (let index = 0; index < 200; index++) await run(index);
+  const wal = await walPosition();
   const started = process.hrtime.bigint();
   for (let index = 0; index < writes; index++) await run(index + 1e6);
-  return [label, Number(process.hrtime.bigint() - started) / writes / 1e6];
+  const ms = Number(process.hrtime.bigint() - started) / writes / 1e6;
+  return [label, ms, (await walBytesSince(wal)) / writes];
 }
 
 try {
@@ -103,13 +115,17 @@ try {
     timings.clear();
     checkoutNs = 0;
     measuring = true;
+    const wal = await walPosition();
     const started = process.hrtime.bigint();
     for (let index = 0; index < writes; index++)
       await pad.write('profile', mode === 'create' ? `entry-${index}` : 'same', text(index));
     const totalNs = Number(process.hrtime.bigint() - started);
     measuring = false;
+    const walPerWrite = (await walBytesSince(wal)) / writes;
     let statementsNs = 0;
-    console.log(`\n${mode}: ${(totalNs / writes / 1e6).toFixed(3)} ms per write`);
+    console.log(
+      `\n${mode}: ${(totalNs / writes / 1e6).toFixed(3)} ms per write, ${walPerWrite.toFixed(0)} B of WAL per write`,
+    );
     for (const [key, entry] of [...timings].sort((a, b) => b[1].ns - a[1].ns)) {
       statementsNs += entry.ns;
       console.log(
@@ -121,7 +137,8 @@ try {
     );
   }
   console.log('\nfloors:');
-  for (const [label, ms] of floors) console.log(`  ${ms.toFixed(3)} ms  ${label}`);
+  for (const [label, ms, wal] of floors)
+    console.log(`  ${ms.toFixed(3)} ms  ${wal.toFixed(0)} B WAL  ${label}`);
 } finally {
   await pad.close();
   await raw.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
