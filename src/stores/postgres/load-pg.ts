@@ -5,7 +5,17 @@ import type { PostgresPool } from './postgres-pool.js';
 export interface PgPoolOptions {
   connectionString?: string;
   max?: number;
+  /** How long a statement may go unanswered (default {@link DEFAULT_QUERY_TIMEOUT_MS}). */
+  queryTimeoutMs?: number;
 }
+
+/**
+ * How long a statement may go unanswered before it fails (`STORE_UNAVAILABLE`) and its connection is dropped:
+ * without it, a server that stops answering without closing the connection (a network partition, a host that
+ * froze) leaves a call waiting until TCP gives up, many minutes later. Every statement the driver sends is
+ * bounded (batches of chunks, index steps), so a minute is far beyond a healthy one.
+ */
+export const DEFAULT_QUERY_TIMEOUT_MS = 60_000;
 
 type PgModule = typeof import('pg');
 
@@ -34,10 +44,16 @@ export async function createPgPool(
   }
   const Pool = loaded.default?.Pool ?? loaded.Pool;
   if (!Pool) throw new Error('The "pg" module has no Pool export.');
+  const queryTimeoutMs = options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
   const pool = new Pool({
     ...(options.connectionString === undefined ? {} : { connectionString: options.connectionString }),
     max: options.max ?? 10,
-    connectionTimeoutMillis: 10_000,
+    // A server that takes longer to accept a connection than to answer a statement is as good as down.
+    connectionTimeoutMillis: Math.min(10_000, queryTimeoutMs),
+    query_timeout: queryTimeoutMs,
+    // Idle connections to a host that went away are noticed (and dropped) instead of failing the next call.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
     application_name: 'agent-scratchpad',
   });
   // An idle connection the server drops emits 'error' on the pool; unhandled, that event would kill the

@@ -77,6 +77,13 @@ export interface PostgresDriverConfig {
    * resolved the entry just before can still read the version it resolved. Deleted after that.
    */
   readGraceMs?: number;
+  /**
+   * How long a statement may go unanswered before the call fails with `STORE_UNAVAILABLE` and its connection is
+   * dropped (default 60 s; opening a connection may take as long, at most 10 s): a server or network that stops
+   * answering without closing the connection does not hang the caller. Only for the pool the driver creates; a
+   * pool you pass keeps its own settings.
+   */
+  queryTimeoutMs?: number;
 }
 
 /**
@@ -589,6 +596,7 @@ export async function createPostgresDriver(config: PostgresDriverConfig = {}): P
     (await createPgPool({
       ...(config.connectionString === undefined ? {} : { connectionString: config.connectionString }),
       ...(config.max === undefined ? {} : { max: config.max }),
+      ...(config.queryTimeoutMs === undefined ? {} : { queryTimeoutMs: config.queryTimeoutMs }),
     }));
   try {
     await migrate(pool, schema, quoted, target);

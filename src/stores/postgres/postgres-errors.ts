@@ -109,6 +109,17 @@ export function toStoreError(error: unknown, target: PostgresTarget): unknown {
       },
     );
   }
+  if (isQueryTimeout(error)) {
+    return new ScratchpadError(
+      'STORE_UNAVAILABLE',
+      `PostgreSQL at ${where} did not answer within the query timeout; its connection was dropped.`,
+      {
+        hint: 'Check that the server runs and that the network to it works. A statement that is slow on a loaded server may need a longer queryTimeoutMs.',
+        details,
+        cause: error,
+      },
+    );
+  }
   if (isConnectionFailure(error, sqlState)) {
     return new ScratchpadError(
       'STORE_UNAVAILABLE',
@@ -137,9 +148,17 @@ export function isConnectionFailure(
   // 08: connection exception; 57P01-03: server shutting down or starting; 53300: too many connections.
   if (sqlState.startsWith('08') || /^57P0[1-3]$/.test(sqlState) || sqlState === '53300') return true;
   const message = error instanceof Error ? error.message : '';
-  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|not queryable/i.test(
-    message,
+  return (
+    isQueryTimeout(error) ||
+    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|not queryable/i.test(
+      message,
+    )
   );
+}
+
+/** True for `pg`'s error when a statement went unanswered for its `query_timeout`. */
+export function isQueryTimeout(error: unknown): boolean {
+  return error instanceof Error && error.message === 'Query read timeout';
 }
 
 function currentUser(): string {

@@ -1,3 +1,4 @@
+import { isConnectionFailure } from './postgres-errors.js';
 import type { PostgresClient, PostgresPool } from './postgres-pool.js';
 
 /** Marks the transaction for rollback and passes `value` through as its result. */
@@ -25,9 +26,14 @@ export async function withTransaction<T>(
     await client.query(rolledBack ? 'ROLLBACK' : 'COMMIT');
     return result;
   } catch (error) {
-    await client.query('ROLLBACK').catch((rollbackError: unknown) => {
-      destroy = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
-    });
+    // A broken connection (or one that stopped answering) is dropped without a ROLLBACK that would wait again:
+    // the server rolls back a transaction whose connection is gone.
+    if (isConnectionFailure(error)) destroy = error instanceof Error ? error : new Error(String(error));
+    else {
+      await client.query('ROLLBACK').catch((rollbackError: unknown) => {
+        destroy = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+      });
+    }
     throw error;
   } finally {
     client.release(destroy);
