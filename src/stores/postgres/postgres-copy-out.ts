@@ -9,6 +9,11 @@ export class CopyOutQuery {
   #settle!: { resolve: () => void; reject: (error: unknown) => void };
   #failed: unknown;
   #settled = false;
+  /**
+   * Set by `pg` on a query it runs: called once the query is done. With `query_timeout` it wraps a timer that
+   * `pg` clears only here, and a timer left running keeps the process alive for the whole timeout.
+   */
+  callback: ((error: unknown) => void) | undefined;
 
   constructor(
     readonly text: string,
@@ -60,6 +65,7 @@ export class CopyOutQuery {
   #end(error: unknown): void {
     if (this.#settled) return;
     this.#settled = true;
+    this.callback?.(error ?? null);
     if (error === undefined) this.#settle.resolve();
     else this.#settle.reject(error);
   }
