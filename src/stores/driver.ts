@@ -159,6 +159,8 @@ export interface ChunkInPostgres extends ChunkInfo {
   postgres: {
     /** How to connect (`pg`'s environment variables when absent). */
     connectionString?: string;
+    /** The store's query timeout (`PostgresDriverConfig.queryTimeoutMs`; its default when absent). */
+    queryTimeoutMs?: number;
     /** The store's schema. */
     schema: string;
     /** The `chunk_data` row holding the bytes. */

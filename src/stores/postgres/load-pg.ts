@@ -5,17 +5,50 @@ import type { PostgresPool } from './postgres-pool.js';
 export interface PgPoolOptions {
   connectionString?: string;
   max?: number;
-  /** How long a statement may go unanswered (default {@link DEFAULT_QUERY_TIMEOUT_MS}). */
-  queryTimeoutMs?: number;
+  /**
+   * How long a statement may run (default {@link DEFAULT_QUERY_TIMEOUT_MS}, which says how it is enforced);
+   * `null` for no bound at all (the pool that runs migrations).
+   */
+  queryTimeoutMs?: number | null;
 }
 
 /**
- * How long a statement may go unanswered before it fails (`STORE_UNAVAILABLE`) and its connection is dropped:
- * without it, a server that stops answering without closing the connection (a network partition, a host that
- * froze) leaves a call waiting until TCP gives up, many minutes later. Every statement the driver sends is
- * bounded (batches of chunks, index steps), so a minute is far beyond a healthy one.
+ * How long a statement may run before the server cancels it (`statement_timeout`: rolled back, the connection
+ * kept), and, a little later ({@link answerTimeout}), how long the driver waits for an answer before it
+ * fails the call and drops the connection (`pg`'s `query_timeout`): without that, a server that stops answering
+ * without closing the connection (a network partition, a host that froze) leaves a call waiting until TCP gives
+ * up, many minutes later. A server that is only slow answers with its cancellation first, so the caller knows
+ * nothing was applied; only a server that does not answer at all leaves the outcome unknown. Every statement the
+ * driver sends is bounded (batches of chunks, index steps), so a minute is far beyond a healthy one. Migrations
+ * run without either bound (they rebuild indexes, which takes as long as the tables are large).
  */
 export const DEFAULT_QUERY_TIMEOUT_MS = 60_000;
+
+/**
+ * How long the driver waits for an answer to a statement the server cancels after `queryTimeoutMs`: a quarter
+ * longer, at most {@link QUERY_TIMEOUT_GRACE_MS} more, so the server's cancellation arrives first.
+ */
+export function answerTimeout(queryTimeoutMs: number): number {
+  return queryTimeoutMs + Math.min(QUERY_TIMEOUT_GRACE_MS, Math.ceil(queryTimeoutMs / 4));
+}
+
+const QUERY_TIMEOUT_GRACE_MS = 5_000;
+
+/** The longest a new connection may take to open, whatever the query timeout. */
+const CONNECT_TIMEOUT_MS = 10_000;
+
+/** `queryTimeoutMs` checked: a whole number of milliseconds, at least 1 (`CONFIG_INVALID` otherwise). */
+export function queryTimeout(queryTimeoutMs: number | undefined): number {
+  const timeout = queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
+  if (!Number.isSafeInteger(timeout) || timeout < 1) {
+    throw new ScratchpadError(
+      'CONFIG_INVALID',
+      `queryTimeoutMs must be a whole number of milliseconds >= 1, got ${String(queryTimeoutMs)}.`,
+      { hint: 'Leave it out for the default of 60 seconds.' },
+    );
+  }
+  return timeout;
+}
 
 type PgModule = typeof import('pg');
 
@@ -44,13 +77,15 @@ export async function createPgPool(
   }
   const Pool = loaded.default?.Pool ?? loaded.Pool;
   if (!Pool) throw new Error('The "pg" module has no Pool export.');
-  const queryTimeoutMs = options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
+  const queryTimeoutMs = options.queryTimeoutMs === null ? null : queryTimeout(options.queryTimeoutMs);
   const pool = new Pool({
     ...(options.connectionString === undefined ? {} : { connectionString: options.connectionString }),
     max: options.max ?? 10,
     // A server that takes longer to accept a connection than to answer a statement is as good as down.
-    connectionTimeoutMillis: Math.min(10_000, queryTimeoutMs),
-    query_timeout: queryTimeoutMs,
+    connectionTimeoutMillis: Math.min(CONNECT_TIMEOUT_MS, queryTimeoutMs ?? CONNECT_TIMEOUT_MS),
+    ...(queryTimeoutMs === null
+      ? {}
+      : { statement_timeout: queryTimeoutMs, query_timeout: answerTimeout(queryTimeoutMs) }),
     // Idle connections to a host that went away are noticed (and dropped) instead of failing the next call.
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,

@@ -63,18 +63,14 @@ export class PostgresChunkFetcher {
   async #query(sources: readonly ChunkInPostgres[]): Promise<Map<string, Uint8Array>> {
     const groups = new Map<string, { target: ChunkInPostgres['postgres']; ids: string[] }>();
     for (const { postgres } of sources) {
-      const key = `${postgres.connectionString ?? ''}\n${postgres.schema}`;
+      const key = `${postgres.connectionString ?? ''}\n${postgres.queryTimeoutMs ?? ''}\n${postgres.schema}`;
       const group = groups.get(key) ?? { target: postgres, ids: [] };
       group.ids.push(postgres.dataId);
       groups.set(key, group);
     }
     const found = new Map<string, Uint8Array>();
     for (const { target, ids } of groups.values()) {
-      const rows = await copyChunkRows(
-        await this.#pool(target.connectionString),
-        quoteSchema(target.schema),
-        ids,
-      );
+      const rows = await copyChunkRows(await this.#pool(target), quoteSchema(target.schema), ids);
       for (const [id, data] of rows) found.set(id, data);
     }
     return found;
@@ -90,11 +86,15 @@ export class PostgresChunkFetcher {
     await Promise.all(pools.map(async (pool) => (await pool.catch(() => undefined))?.end()));
   }
 
-  #pool(connectionString: string | undefined): Promise<PostgresPool> {
-    const key = connectionString ?? '';
+  #pool({ connectionString, queryTimeoutMs }: ChunkInPostgres['postgres']): Promise<PostgresPool> {
+    const key = `${connectionString ?? ''}\n${queryTimeoutMs ?? ''}`;
     let pool = this.#pools.get(key);
     if (!pool) {
-      pool = createPgPool({ ...(connectionString === undefined ? {} : { connectionString }), max: 1 });
+      pool = createPgPool({
+        ...(connectionString === undefined ? {} : { connectionString }),
+        ...(queryTimeoutMs === undefined ? {} : { queryTimeoutMs }),
+        max: 1,
+      });
       // A pool that could not be made is not kept: the next fetch tries again.
       pool.catch(() => this.#pools.delete(key));
       this.#pools.set(key, pool);

@@ -18,7 +18,7 @@ import type {
 } from '../driver.js';
 import { emptySweep, isExpectedEntry, newStagingId } from '../driver-helpers.js';
 import { copyChunkAt, copyChunkRows, isCopyableContentId } from './copy-chunk-rows.js';
-import { createPgPool } from './load-pg.js';
+import { createPgPool, queryTimeout } from './load-pg.js';
 import { locateChunkSql } from './locate-chunk-sql.js';
 import { describeTarget, type PostgresTarget, toStoreError } from './postgres-errors.js';
 import { postgresListSql } from './postgres-list-query.js';
@@ -78,10 +78,16 @@ export interface PostgresDriverConfig {
    */
   readGraceMs?: number;
   /**
-   * How long a statement may go unanswered before the call fails with `STORE_UNAVAILABLE` and its connection is
-   * dropped (default 60 s; opening a connection may take as long, at most 10 s): a server or network that stops
-   * answering without closing the connection does not hang the caller. Only for the pool the driver creates; a
-   * pool you pass keeps its own settings.
+   * How long a statement may run, in milliseconds (default 60 s; a whole number >= 1, else `CONFIG_INVALID`).
+   * The server cancels a statement that runs longer (`statement_timeout`): the call fails with
+   * `STORE_UNAVAILABLE` and nothing it did is kept. A server or network that does not answer at all fails the
+   * call 5 s later, and its connection is dropped: a partition does not hang the caller, but whether that
+   * statement took effect is then unknown. Opening a connection may take as long, at most 10 s. Schema
+   * migrations run without it. Only for the pool the driver creates; a pool you pass keeps its own settings.
+   *
+   * The driver's own pool also prepares its entry lookup as a named statement on each connection. Behind a
+   * pooler in transaction mode, use one that keeps prepared statements per client (PgBouncer 1.21+ with
+   * `max_prepared_statements`), or pass your own pool, which gets unnamed statements only.
    */
   queryTimeoutMs?: number;
 }
@@ -111,7 +117,7 @@ export class PostgresDriver implements StoreDriver {
    * How another thread connects to this store to fetch chunk bytes itself (`doChunkSources`); `undefined` when
    * the caller gave the pool, whose settings the driver cannot copy.
    */
-  readonly #threadConnection: { connectionString?: string } | undefined;
+  readonly #threadConnection: ThreadConnection | undefined;
   /** Computes the tsvectors of a searched session's chunks, a few statements at a time, after the search answered. */
   readonly #indexer: BackgroundIndexer;
   /** Staging areas whose sink this driver holds (neither committed nor aborted): never swept. */
@@ -129,7 +135,7 @@ export class PostgresDriver implements StoreDriver {
       now?: () => number;
       target?: PostgresTarget;
       readGraceMs?: number;
-      threadConnection?: { connectionString?: string };
+      threadConnection?: ThreadConnection;
     } = {},
   ) {
     this.#pool = pool;
@@ -577,6 +583,12 @@ export class PostgresDriver implements StoreDriver {
 }
 
 /** A `pg.Pool`'s query with a statement name (prepared once per connection). */
+/** How another thread (grep's worker) connects like the driver's own pool. */
+interface ThreadConnection {
+  connectionString?: string;
+  queryTimeoutMs?: number;
+}
+
 interface NamedQueryPool {
   query(config: { name: string; text: string; values: unknown[] }): Promise<PostgresQueryResult>;
 }
@@ -591,15 +603,21 @@ export async function createPostgresDriver(config: PostgresDriverConfig = {}): P
   const quoted = quoteSchema(schema);
   readGrace(config.readGraceMs);
   const target = config.pool ? poolTarget(config.pool) : describeTarget(config.connectionString);
+  const queryTimeoutMs = config.pool ? undefined : queryTimeout(config.queryTimeoutMs);
+  const connection =
+    config.connectionString === undefined ? {} : { connectionString: config.connectionString };
   const pool =
     config.pool ??
     (await createPgPool({
-      ...(config.connectionString === undefined ? {} : { connectionString: config.connectionString }),
+      ...connection,
       ...(config.max === undefined ? {} : { max: config.max }),
-      ...(config.queryTimeoutMs === undefined ? {} : { queryTimeoutMs: config.queryTimeoutMs }),
+      queryTimeoutMs,
     }));
+  const openMigrationPool = config.pool
+    ? undefined
+    : () => createPgPool({ ...connection, max: 1, queryTimeoutMs: null });
   try {
-    await migrate(pool, schema, quoted, target);
+    await migrate(pool, schema, quoted, target, openMigrationPool);
   } catch (error) {
     // A pool we made is ours to end; a caller's pool stays theirs until the driver exists.
     if (!config.pool) await pool.end().catch(() => {});
@@ -612,8 +630,7 @@ export async function createPostgresDriver(config: PostgresDriverConfig = {}): P
     ...(config.pool
       ? {}
       : {
-          threadConnection:
-            config.connectionString === undefined ? {} : { connectionString: config.connectionString },
+          threadConnection: { ...connection, queryTimeoutMs },
         }),
     ...(config.now ? { now: config.now } : {}),
     ...(config.readGraceMs === undefined ? {} : { readGraceMs: config.readGraceMs }),

@@ -112,9 +112,20 @@ export function toStoreError(error: unknown, target: PostgresTarget): unknown {
   if (isQueryTimeout(error)) {
     return new ScratchpadError(
       'STORE_UNAVAILABLE',
-      `PostgreSQL at ${where} did not answer within the query timeout; its connection was dropped.`,
+      `PostgreSQL at ${where} did not answer within the query timeout; its connection was dropped, and whether the statement took effect is unknown.`,
       {
-        hint: 'Check that the server runs and that the network to it works. A statement that is slow on a loaded server may need a longer queryTimeoutMs.',
+        hint: 'Check that the server runs and that the network to it works; read the entry before writing it again (an append may have been applied).',
+        details,
+        cause: error,
+      },
+    );
+  }
+  if (sqlState === STATEMENT_TIMEOUT) {
+    return new ScratchpadError(
+      'STORE_UNAVAILABLE',
+      `PostgreSQL at ${where} cancelled a statement that ran longer than the query timeout; nothing it did was kept.`,
+      {
+        hint: 'The server is overloaded or a lock is held for long (a schema migration, a long transaction of another client). Try again; a larger queryTimeoutMs waits longer.',
         details,
         cause: error,
       },
@@ -155,6 +166,9 @@ export function isConnectionFailure(
     )
   );
 }
+
+/** SQLSTATE of a statement the server cancelled: its `statement_timeout` (or a cancel request) fired. */
+const STATEMENT_TIMEOUT = '57014';
 
 /** True for `pg`'s error when a statement went unanswered for its `query_timeout`. */
 export function isQueryTimeout(error: unknown): boolean {

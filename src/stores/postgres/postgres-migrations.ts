@@ -213,16 +213,35 @@ export const SCHEMA_VERSION = MIGRATIONS.reduce(
 
 /**
  * Brings `schema` up to {@link SCHEMA_VERSION}, idempotently. Under a transaction-scoped advisory lock keyed by the
- * schema name, so processes that start at the same moment apply each migration exactly once.
+ * schema name, so processes that start at the same moment apply each migration exactly once. A migration
+ * rebuilds indexes, which takes as long as the tables are large, so it runs without a statement timeout, on a
+ * pool of its own when `openMigrationPool` gives one (the driver's own pool fails a statement after its query
+ * timeout; the migration pool has none, and is ended after).
  */
 export async function migrate(
   pool: PostgresPool,
   schema: string,
   quoted: string,
   target: PostgresTarget,
+  openMigrationPool?: () => Promise<PostgresPool>,
 ): Promise<void> {
   if ((await currentVersion(pool, schema, quoted, target)) === SCHEMA_VERSION) return;
+  const migrationPool = openMigrationPool ? await openMigrationPool() : pool;
+  try {
+    await applyMigrations(migrationPool, schema, quoted, target);
+  } finally {
+    if (migrationPool !== pool) await migrationPool.end().catch(() => {});
+  }
+}
+
+async function applyMigrations(
+  pool: PostgresPool,
+  schema: string,
+  quoted: string,
+  target: PostgresTarget,
+): Promise<void> {
   await withTransaction(pool, async (client) => {
+    await client.query('SET LOCAL statement_timeout = 0');
     await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
       `agent-scratchpad:${schema}`,
     ]);

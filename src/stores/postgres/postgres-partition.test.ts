@@ -141,3 +141,80 @@ describe('PostgreSQL behind a network that stops answering', () => {
     await pad.close();
   }, 30_000);
 });
+
+describe('PostgreSQL statements that run longer than the query timeout', () => {
+  it('are cancelled by the server: the call fails with STORE_UNAVAILABLE, nothing is kept, the pool goes on', async () => {
+    const slowSchema = `${schema}_slow`;
+    const driver = await createPostgresDriver({
+      connectionString: url,
+      schema: slowSchema,
+      queryTimeoutMs: QUERY_TIMEOUT_MS,
+    });
+    const pad = createScratchpad({ driver });
+    const holder = await admin.connect();
+    try {
+      await pad.write('s1', 'first', 'makes the session row');
+      // Another client holds the session's row: the write waits for its lock until the server cancels it.
+      await holder.query('BEGIN');
+      await holder.query(`SELECT 1 FROM "${slowSchema}".sessions WHERE id = 's1' FOR UPDATE`);
+      const started = Date.now();
+      const failed = await pad.write('s1', 'blocked', 'never kept').then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      const elapsed = Date.now() - started;
+      expect(ScratchpadError.hasCode(failed, 'STORE_UNAVAILABLE')).toBe(true);
+      expect((failed as Error).message).toMatch(/cancelled a statement .* nothing it did was kept/);
+      expect(elapsed).toBeGreaterThanOrEqual(QUERY_TIMEOUT_MS - 50);
+      expect(elapsed).toBeLessThan(QUERY_TIMEOUT_MS * 1.25);
+      await holder.query('ROLLBACK');
+      expect(await pad.find('s1', 'blocked')).toBeUndefined();
+      await pad.write('s1', 'after', 'written once the lock was gone');
+      expect((await pad.read('s1', 'after')).content).toBe('written once the lock was gone');
+    } finally {
+      await holder.query('ROLLBACK').catch(() => {});
+      holder.release();
+      await pad.close();
+      await admin.query(`DROP SCHEMA IF EXISTS "${slowSchema}" CASCADE`);
+    }
+  }, 30_000);
+
+  it('never bound a schema migration: one that waits longer than the timeout for its lock still completes', async () => {
+    const fresh = `${schema}_migrate`;
+    const holder = await admin.connect();
+    try {
+      // Another process migrating the same schema holds its lock longer than the query timeout.
+      await holder.query('BEGIN');
+      await holder.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
+        `agent-scratchpad:${fresh}`,
+      ]);
+      const started = Date.now();
+      const opening = createPostgresDriver({ connectionString: url, schema: fresh, queryTimeoutMs: 300 });
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await holder.query('ROLLBACK');
+      const driver = await opening;
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
+      const pad = createScratchpad({ driver });
+      await pad.write('s1', 'migrated', 'after the wait');
+      expect((await pad.read('s1', 'migrated')).content).toBe('after the wait');
+      await pad.close();
+    } finally {
+      await holder.query('ROLLBACK').catch(() => {});
+      holder.release();
+      await admin.query(`DROP SCHEMA IF EXISTS "${fresh}" CASCADE`);
+    }
+  }, 30_000);
+
+  it('refuses a query timeout that is not a whole number of milliseconds >= 1', async () => {
+    for (const queryTimeoutMs of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
+      const refused = await createPostgresDriver({ connectionString: url, schema, queryTimeoutMs }).then(
+        async (driver) => {
+          await driver.close();
+          return undefined;
+        },
+        (error: unknown) => error,
+      );
+      expect(ScratchpadError.hasCode(refused, 'CONFIG_INVALID'), String(queryTimeoutMs)).toBe(true);
+    }
+  });
+});
