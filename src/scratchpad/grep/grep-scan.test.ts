@@ -7,6 +7,7 @@ import type { ChunkCompression } from '../../stores/chunk-codec.js';
 import { createFsDriver } from '../../stores/fs/index.js';
 import { createSqliteDriver } from '../../stores/sqlite/index.js';
 import { createScratchpad, type Scratchpad } from '../scratchpad.js';
+import { grepBatchChunks } from './grep-scanner.js';
 import { grepThreads } from './grep-thread.js';
 
 let directory: string;
@@ -174,6 +175,51 @@ describe('grep across chunk boundaries', () => {
       expect(result).toMatchObject({ total: lines, complete: true });
     }
   });
+
+  // PostgreSQL's 64 KiB chunks come 64 to a batch (4 MiB): lines across batches and across the two halves.
+  it('scans chunks of 64 KiB in batches of 64, lines across batches and halves reported once', async () => {
+    expect([grepBatchChunks(0, 0), grepBatchChunks(1000, 100), grepBatchChunks(64 << 20, 256)]).toEqual([
+      16, 16, 16,
+    ]);
+    expect([
+      grepBatchChunks(64 << 20, 1024),
+      grepBatchChunks(64 << 20, 4096),
+      grepBatchChunks(1 << 30, 65536),
+    ]).toEqual([64, 256, 256]);
+    const line = (index: number) =>
+      index % 997 === 0
+        ? `ERROR at ${index} ${'e'.repeat(index % 300)}\n`
+        : `ok ${index} ${'.'.repeat(index % 120)}\n`;
+    const parts: string[] = [];
+    let bytes = 0;
+    for (let index = 0; bytes < 20 * 1024 * 1024; index++) {
+      const text = line(index);
+      parts.push(text);
+      bytes += text.length;
+    }
+    // A long matching line over the first batch boundary (4 MiB).
+    const text = parts.join('').replace(/\n[^\n]*$/, `\nERROR ${'w'.repeat(200_000)} ERROR\n`);
+    const boundary = 4 * 1024 * 1024;
+    const withLongLine = `${text.slice(0, boundary - 100_000)}ERROR ${'v'.repeat(200_000)}\n${text.slice(boundary - 100_000)}`;
+    for (const root of ['batches.db', 'batches-fs']) {
+      const path = join(directory, `${round++}-${root}`);
+      const driver = root.endsWith('.db')
+        ? createSqliteDriver({ path, inlineBytes: 0 })
+        : createFsDriver({ root: path });
+      const pad = createScratchpad({ driver, chunkSize: 64 * 1024 });
+      pads.push(pad);
+      await pad.write('s', 'text', withLongLine);
+      const result = await pad.grep('s', 'text', {
+        pattern: 'ERROR',
+        maxMatches: 100_000,
+        maxLineChars: 400_000,
+      });
+      const expected = reference(withLongLine, 'ERROR', false);
+      expect(expected.length).toBeGreaterThan(100);
+      expect(result.matches.map(({ line, char, text }) => ({ line, char, text }))).toEqual(expected);
+      expect(result).toMatchObject({ total: expected.length, complete: true });
+    }
+  }, 60_000);
 
   it('reports a side file deleted under it as a damaged store', async () => {
     const path = join(directory, 'lost.db');

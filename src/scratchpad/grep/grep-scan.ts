@@ -3,7 +3,7 @@ import { formatCount } from '../../core/format.js';
 import { compilePattern } from '../../core/regex.js';
 import type { ChunkSource } from '../../stores/driver.js';
 import type { ChunkCursor } from '../reading/chunk-cursor.js';
-import { GREP_BATCH, type GrepScan } from './grep-scanner.js';
+import { type GrepScan, grepBatchChunks } from './grep-scanner.js';
 import { GrepDeadlineError, grepThreads } from './grep-thread.js';
 
 /** Options for a grep over one entry. */
@@ -67,10 +67,10 @@ export function prepareGrep(options: GrepOptions): {
 }
 
 /**
- * Entries of at least this many chunks (16 MiB of 256 KiB chunks) are scanned by two threads when the pool allows
+ * Entries of at least this many batches (16 MiB of 256 KiB chunks) are scanned by two threads when the pool allows
  * two per grep (`GrepThreadPool.threadsPerGrep`) and a second one is free.
  */
-const SPLIT_CHUNKS = 4 * GREP_BATCH;
+const SPLIT_BATCHES = 4;
 
 /**
  * Scans a text entry for lines that match, in worker threads (`grep-scanner.ts` run by `grep-worker.ts`), so no
@@ -87,20 +87,23 @@ export async function scanLines(
 ): Promise<GrepScan> {
   const deadline = Date.now() + prepared.timeoutMs;
   const chunkCount = cursor.record.chunkCount;
+  const size = grepBatchChunks(cursor.record.bytes, chunkCount);
   const threads = [await grepThreads.acquire()];
   const second =
-    chunkCount >= SPLIT_CHUNKS && grepThreads.threadsPerGrep > 1 ? grepThreads.tryAcquire() : undefined;
+    chunkCount >= SPLIT_BATCHES * size && grepThreads.threadsPerGrep > 1
+      ? grepThreads.tryAcquire()
+      : undefined;
   if (second) threads.push(second);
-  const half = Math.ceil(chunkCount / 2 / GREP_BATCH) * GREP_BATCH;
+  const half = Math.ceil(chunkCount / 2 / size) * size;
   // Reads through the store run one at a time: the two threads' batches overlap by a chunk, and one read's
   // `forget` must not drop a chunk the other read found in the cursor's cache.
   let storeReads: Promise<unknown> = Promise.resolve();
   const sources = async (seq: number, read: boolean): Promise<ChunkSource[]> => {
-    if (!read) return cursor.sources(seq, seq + GREP_BATCH);
+    if (!read) return cursor.sources(seq, seq + size);
     // The worker could not read a file: read through the store, which says why (or gives the bytes).
     const chunks = storeReads.then(async () => {
-      const chunks = await cursor.chunks(seq, seq + GREP_BATCH);
-      cursor.forget(seq, seq + GREP_BATCH);
+      const chunks = await cursor.chunks(seq, seq + size);
+      cursor.forget(seq, seq + size);
       return chunks;
     });
     storeReads = chunks.catch(() => {});
@@ -111,6 +114,7 @@ export async function scanLines(
     ignoreCase: prepared.ignoreCase,
     limits: { max: prepared.max, maxLineChars: prepared.maxLineChars, stopAtMax },
     chunkCount,
+    batchChunks: size,
   };
   try {
     const scans = await Promise.all(

@@ -76,7 +76,7 @@ export class GrepThread {
 
   /**
    * Runs `job` in the worker, answering its requests with `sources(seq, read)`: where the bytes of chunks
-   * `[seq, seq + GREP_BATCH)` are (`read`: the chunks with their bytes). Rejects with {@link GrepDeadlineError}
+   * `[seq, seq + job.batchChunks)` are (`read`: the chunks with their bytes). Rejects with {@link GrepDeadlineError}
    * at `deadline` (epoch ms) and terminates the thread when it has not finished.
    */
   scan(

@@ -6,7 +6,8 @@
 import { parentPort } from 'node:worker_threads';
 import type { ChunkSource } from '../../stores/driver.js';
 import { LineSearcher } from './grep-region.js';
-import { GREP_BATCH, type GrepScan, type ScanLimits, scanChunks } from './grep-scanner.js';
+import type { GrepScan, ScanLimits } from './grep-scanner.js';
+import { scanChunks } from './grep-scanner.js';
 import { SourceReader } from './grep-sources.js';
 
 /** One scan. */
@@ -15,6 +16,8 @@ export interface GrepJob {
   ignoreCase: boolean;
   limits: ScanLimits;
   chunkCount: number;
+  /** Chunks in a batch (`grepBatchChunks`): the main thread answers for `[seq, seq + batchChunks)`. */
+  batchChunks: number;
   /** The chunks whose lines this scan reports (`ChunkBatches.from`, `to`). */
   from: number;
   to: number;
@@ -26,7 +29,7 @@ export type GrepWorkerRequest =
   | { type: 'sources'; id: number; request: number; sources: ChunkSource[][] };
 
 /**
- * To the main thread: where the bytes of chunks `[seq, seq + GREP_BATCH)` are for each of `seqs` (answered in one
+ * To the main thread: where the bytes of chunks `[seq, seq + batchChunks)` are for each of `seqs` (answered in one
  * message; `read`: the chunks with their bytes, because a file could not be read), or the scan's end.
  */
 export type GrepWorkerReply =
@@ -69,6 +72,7 @@ function post(reply: GrepWorkerReply): void {
 }
 
 async function run(id: number, job: GrepJob): Promise<GrepScan> {
+  const size = job.batchChunks;
   if (!searcher || searcher.source !== job.pattern || searcher.ignoreCase !== job.ignoreCase) {
     searcher = new LineSearcher(job.pattern, job.ignoreCase);
   }
@@ -84,11 +88,7 @@ async function run(id: number, job: GrepJob): Promise<GrepScan> {
   /** Asks for the sources of `seq` and of the batches after it in the range, in one message. */
   const askFrom = (seq: number): void => {
     const seqs = [seq];
-    for (
-      let next = seq + GREP_BATCH;
-      next < job.to && seqs.length < SOURCES_PER_REQUEST;
-      next += GREP_BATCH
-    ) {
+    for (let next = seq + size; next < job.to && seqs.length < SOURCES_PER_REQUEST; next += size) {
       if (asked.has(next)) break;
       seqs.push(next);
     }
@@ -105,18 +105,18 @@ async function run(id: number, job: GrepJob): Promise<GrepScan> {
     const sources = await (asked.get(seq) as Promise<ChunkSource[]>);
     asked.delete(seq);
     for (let ahead = 1; ahead <= SOURCES_AHEAD; ahead++) {
-      const next = seq + ahead * GREP_BATCH;
+      const next = seq + ahead * size;
       if (next < job.to && !asked.has(next)) askFrom(next);
     }
     // Bytes in database rows are fetched ahead too (the next batch's), while this batch is searched.
-    void asked.get(seq + GREP_BATCH)?.then((found) => reader.prefetch(found));
+    void asked.get(seq + size)?.then((found) => reader.prefetch(found));
     const chunks = (await reader.load(sources)) ?? (await reader.load((await ask([seq], true))[0] ?? []));
     if (!chunks) throw new Error(`The bytes of chunks ${seq}+ could not be read.`);
     return chunks;
   };
   try {
     return await scanChunks(
-      { chunkCount: job.chunkCount, from: job.from, to: job.to, batch },
+      { chunkCount: job.chunkCount, size, from: job.from, to: job.to, batch },
       searcher,
       job.limits,
     );

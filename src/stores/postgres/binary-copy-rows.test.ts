@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BinaryCopyRows } from './binary-copy-rows.js';
+import { BinaryCopyRows, rowsBackToBack } from './binary-copy-rows.js';
 
 const SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1');
 
@@ -158,5 +158,57 @@ describe('BinaryCopyRows', () => {
     const extension = Buffer.from(good);
     extension.writeInt32BE(4, SIGNATURE.byteLength + 4);
     expect(code(() => parse([extension]))).toBe('STORE_CORRUPT');
+  });
+});
+
+describe('rows placed back to back', () => {
+  it('property: rows of the expected sizes lie in one buffer in the listed order, whatever order they arrive in', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.bigInt({ min: 1n, max: 10n ** 12n }), { minLength: 1, maxLength: 12 }),
+        fc.array(fc.uint8Array({ minLength: 0, maxLength: 40 }), { minLength: 12, maxLength: 12 }),
+        fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 12, maxLength: 12 }),
+        fc.array(fc.nat(), { maxLength: 6 }),
+        fc.integer(),
+        (ids, datas, sizeKinds, cuts, seed) => {
+          const listed = ids.map(String);
+          // Most sizes are right; some are off by one, unknown (-1), or the row is not listed at all.
+          const sizes = ids.map((_, index) => {
+            const length = (datas[index] as Uint8Array).byteLength;
+            const kind = sizeKinds[index] as number;
+            return kind === 1 ? length + 1 : kind === 2 ? -1 : length;
+          });
+          const arriving = ids.map((id, index) => [id, datas[index] as Uint8Array] as [bigint, Uint8Array]);
+          for (let index = arriving.length - 1; index > 0; index--) {
+            const other = Math.abs(seed + index * 7919) % (index + 1);
+            [arriving[index], arriving[other]] = [arriving[other] as never, arriving[index] as never];
+          }
+          const unlisted = sizeKinds[0] === 3 ? 1 : 0;
+          const rows = new BinaryCopyRows(1, rowsBackToBack(listed.slice(unlisted), sizes.slice(unlisted)));
+          for (const piece of cut(copyStream(arriving), cuts)) rows.push(piece);
+          const found = new Map(rows.finish().map((row) => [String(row.integers[0]), row.data]));
+          ids.forEach((id, index) => {
+            expect(Buffer.from(found.get(String(id)) as Uint8Array)).toEqual(
+              Buffer.from(datas[index] as Uint8Array),
+            );
+          });
+          // The placed rows (listed, non-empty, of the size given) are in one buffer, each where the sizes listed
+          // before it put it: right after the row before when that one came with its size.
+          let offset = 0;
+          let buffer: ArrayBufferLike | undefined;
+          ids.forEach((id, index) => {
+            if (index < unlisted) return;
+            const size = sizes[index] as number;
+            const data = found.get(String(id)) as Uint8Array;
+            if (size > 0 && size === data.byteLength) {
+              buffer ??= data.buffer;
+              expect(data.buffer).toBe(buffer);
+              expect(data.byteOffset).toBe(offset);
+            }
+            if (size > 0) offset += size;
+          });
+        },
+      ),
+    );
   });
 });

@@ -22,11 +22,17 @@ export interface BinaryCopyRow {
 }
 
 /**
+ * Where a row's bytes go, given its integer fields and its length: a view of `length` bytes the caller has room
+ * for (so that consecutive rows can lie back to back in one buffer), or `undefined` for an array of their own.
+ */
+export type RowPlacement = (integers: readonly bigint[], length: number) => Uint8Array | undefined;
+
+/**
  * Reads the rows of `COPY (SELECT <int8 fields>, data …) TO STDOUT (FORMAT binary)` (`integerFields` non-NULL
  * `int8` fields and a `bytea` per row), fed in pieces as the server sends them (a piece may end anywhere, also
- * inside a length). Each row's bytes are copied once, out of the piece (the connection reuses its buffer), into an
- * array of their own. A NULL `data` leaves the row out, as a row not found. Anything that is not this shape is
- * `STORE_CORRUPT`.
+ * inside a length). Each row's bytes are copied once, out of the piece (the connection reuses its buffer), into
+ * where `place` says, else an array of their own. A NULL `data` leaves the row out, as a row not found. Anything
+ * that is not this shape is `STORE_CORRUPT`.
  */
 export class BinaryCopyRows {
   readonly rows: BinaryCopyRow[] = [];
@@ -34,10 +40,15 @@ export class BinaryCopyRows {
   /** Bytes of a fixed-size field (header, count, length, integer) that a piece boundary split. */
   #pending = NOTHING;
   #integers: bigint[] = [];
+  readonly #place: RowPlacement | undefined;
 
-  constructor(readonly integerFields = 1) {
+  constructor(
+    readonly integerFields = 1,
+    place?: RowPlacement,
+  ) {
     if (!Number.isInteger(integerFields) || integerFields < 0 || integerFields > 64)
       throw new RangeError('integerFields must be an integer from 0 to 64.');
+    this.#place = place;
   }
 
   /** Takes the next piece of the stream. */
@@ -125,10 +136,16 @@ export class BinaryCopyRows {
         if (length === -1) this.#step = { at: 'tuple' };
         else if (length === 0) this.#row(new Uint8Array(0));
         // Not zeroed: a row reaches `rows` only once every byte of it was copied in.
-        else this.#step = { at: 'data', bytes: unfilled(length), filled: 0 };
+        else this.#step = { at: 'data', bytes: this.#target(length), filled: 0 };
         return;
       }
     }
+  }
+
+  /** Where the bytes of the row being read go: the caller's place for them when it has one of that size. */
+  #target(length: number): Uint8Array {
+    const placed = this.#place?.(this.#integers, length);
+    return placed !== undefined && placed.byteLength === length ? placed : unfilled(length);
   }
 
   #startRow(): void {
@@ -140,6 +157,31 @@ export class BinaryCopyRows {
     this.rows.push({ integers: this.#integers, data });
     this.#step = { at: 'tuple' };
   }
+}
+
+/**
+ * A {@link RowPlacement} that puts each row whose first integer is `ids[i]` and whose length is `sizes[i]` right
+ * after row `ids[i - 1]`'s place, in one buffer allocated when the first of them arrives, whatever order they come
+ * in. A row of another length, an id not listed or one seen twice gets an array of its own.
+ */
+export function rowsBackToBack(ids: readonly string[], sizes: readonly number[]): RowPlacement {
+  const offsets = new Map<string, { start: number; length: number }>();
+  let total = 0;
+  ids.forEach((id, index) => {
+    const length = sizes[index] ?? -1;
+    if (Number.isSafeInteger(length) && length > 0 && !offsets.has(id)) {
+      offsets.set(id, { start: total, length });
+      total += length;
+    }
+  });
+  let arena: Uint8Array | undefined;
+  return (integers, length) => {
+    const place = offsets.get(String(integers[0]));
+    if (place === undefined || place.length !== length) return undefined;
+    offsets.delete(String(integers[0]));
+    arena ??= new Uint8Array(Buffer.allocUnsafeSlow(total).buffer, 0, total);
+    return arena.subarray(place.start, place.start + length);
+  };
 }
 
 /** `length` bytes not zeroed (a plain Uint8Array over memory of its own): they are all written before use. */

@@ -61,16 +61,18 @@ export class PostgresChunkFetcher {
 
   /** One binary `COPY` per schema and server for `sources`. */
   async #query(sources: readonly ChunkInPostgres[]): Promise<Map<string, Uint8Array>> {
-    const groups = new Map<string, { target: ChunkInPostgres['postgres']; ids: string[] }>();
-    for (const { postgres } of sources) {
+    const groups = new Map<string, { target: ChunkInPostgres['postgres']; ids: string[]; sizes: number[] }>();
+    for (const { postgres, storedBytes } of sources) {
       const key = `${postgres.connectionString ?? ''}\n${postgres.queryTimeoutMs ?? ''}\n${postgres.schema}`;
-      const group = groups.get(key) ?? { target: postgres, ids: [] };
+      const group = groups.get(key) ?? { target: postgres, ids: [], sizes: [] };
       group.ids.push(postgres.dataId);
+      group.sizes.push(storedBytes);
       groups.set(key, group);
     }
     const found = new Map<string, Uint8Array>();
-    for (const { target, ids } of groups.values()) {
-      const rows = await copyChunkRows(await this.#pool(target), quoteSchema(target.schema), ids);
+    // The rows of one batch (consecutive chunks, in order) arrive back to back in one buffer: one region to search.
+    for (const { target, ids, sizes } of groups.values()) {
+      const rows = await copyChunkRows(await this.#pool(target), quoteSchema(target.schema), ids, sizes);
       for (const [id, data] of rows) found.set(id, data);
     }
     return found;
