@@ -10,7 +10,7 @@ import { validateTtl } from './writing/option-rules.js';
 /** Configuration of a {@link Scratchpad}. */
 export interface ScratchpadConfig {
   driver: StoreDriver;
-  /** Bytes per stored chunk (default 256 KiB). */
+  /** Bytes per stored chunk (default: the driver's `preferredChunkSize`, else 256 KiB). */
   chunkSize?: number;
   /** TTL applied to writes that do not give one; `null` (default) = keep. */
   defaultTtlMs?: number | null;
@@ -82,7 +82,7 @@ export function resolveServiceContext(config: ScratchpadConfig): ServiceContext 
   const redaction = resolveRedaction(config.redaction);
   return {
     driver: config.driver,
-    chunkSize: config.chunkSize ?? DEFAULT_CHUNK_SIZE,
+    chunkSize: config.chunkSize ?? config.driver.preferredChunkSize ?? DEFAULT_CHUNK_SIZE,
     defaultTtlMs: config.defaultTtlMs ?? null,
     maxEntryBytes: config.maxEntryBytes ?? 4 * 1024 ** 3,
     maxStoreBytes: config.maxStoreBytes,

@@ -17,6 +17,14 @@ export interface StoreDriver {
   readonly backend: string;
 
   /**
+   * Optional: the chunk size, in bytes, this backend reads slices best at, which the service writes new content
+   * in when its own config gives none (else `DEFAULT_CHUNK_SIZE`). A slice read fetches the chunks that hold its
+   * ends whole, so a backend whose cost per chunk grows with the chunk (PostgreSQL detoasts and decompresses a
+   * whole value) asks for smaller ones. Content already stored keeps its chunks: any mix reads back.
+   */
+  readonly preferredChunkSize?: number;
+
+  /**
    * Opens a staging area for new content in `session`. Chunks written to the sink are invisible until a commit
    * attaches them to an entry. The sink belongs to the caller until a successful commit takes its content or
    * {@link ContentSink.abort} discards it; meanwhile no sweep of this driver removes it, however old (see

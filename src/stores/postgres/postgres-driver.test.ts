@@ -792,6 +792,20 @@ describe('postgres driver', () => {
     expect(await driver.doChunkSources(record, 0, 2)).toEqual(await driver.doReadChunks(record, 0, 2));
   });
 
+  it('writes new content in 64 KiB chunks unless the service says otherwise (a read fetches its chunk whole)', async () => {
+    const driver = await driverOn(freshSchema());
+    expect(driver.preferredChunkSize).toBe(64 * 1024);
+    const pad = createScratchpad({ driver });
+    await pad.write('s1', 'log', 'line of a log\n'.repeat(30_000));
+    const record = (await driver.doGetEntry('s1', 'log')) as EntryRecord;
+    expect(record.chunkCount).toBe(Math.ceil(record.bytes / (64 * 1024)));
+    const chunks = await driver.doReadChunks(record, 0, record.chunkCount);
+    expect(chunks.slice(0, -1).every((chunk) => chunk.bytes === 64 * 1024)).toBe(true);
+    expect((await pad.read('s1', 'log', { type: 'lines', start: 20_000, end: 20_001 })).content).toBe(
+      'line of a log\nline of a log\n',
+    );
+  });
+
   it('searches chunk text and names, indexing lazily, whatever the query text', async () => {
     const schema = freshSchema();
     const driver = await driverOn(schema);
