@@ -95,6 +95,31 @@ const patterns = fc.constantFrom(
   ['ab`', true],
 );
 
+/**
+ * Greps `text` for `ERROR` in a SQLite store (side files) and an fs store, both chunked by `chunkSize`, and expects
+ * what a line-by-line search finds; returns that.
+ */
+async function grepsLikeReference(
+  text: string,
+  options: { chunkSize: number; maxMatches: number; maxLineChars: number },
+): Promise<ReturnType<typeof reference>> {
+  const expected = reference(text, 'ERROR', false);
+  for (const root of ['store.db', 'store-fs']) {
+    const path = join(directory, `${round++}-${root}`);
+    const driver = root.endsWith('.db')
+      ? createSqliteDriver({ path, inlineBytes: 0 })
+      : createFsDriver({ root: path });
+    const pad = createScratchpad({ driver, chunkSize: options.chunkSize });
+    pads.push(pad);
+    await pad.write('s', 'text', text);
+    const { maxMatches, maxLineChars } = options;
+    const result = await pad.grep('s', 'text', { pattern: 'ERROR', maxMatches, maxLineChars });
+    expect(result.matches.map(({ line, char, text }) => ({ line, char, text }))).toEqual(expected);
+    expect(result).toMatchObject({ total: expected.length, complete: true });
+  }
+  return expected;
+}
+
 describe('grep across chunk boundaries', () => {
   // Tiny chunks, in SQLite side files or fs content files (read by the worker) or inline (sent to it), compressed
   // or not (decompressed by the worker), put lines across many chunks.
@@ -156,24 +181,12 @@ describe('grep across chunk boundaries', () => {
     ['one line, no newline', `${'y'.repeat(3000)}ERROR`, 1],
     ['the line after the split matches', `${'a\n'.repeat(896)}ERROR\n${'b\n'.repeat(697)}`, 1],
   ])('reports each line once where two threads meet: %s', async (_, text, lines) => {
-    for (const root of ['split.db', 'split-fs']) {
-      const path = join(directory, `${round++}-${root}`);
-      const driver = root.endsWith('.db')
-        ? createSqliteDriver({ path, inlineBytes: 0 })
-        : createFsDriver({ root: path });
-      const pad = createScratchpad({ driver, chunkSize: 16 });
-      pads.push(pad);
-      await pad.write('s', 'text', text);
-      const result = await pad.grep('s', 'text', {
-        pattern: 'ERROR',
-        maxMatches: 1000,
-        maxLineChars: 100_000,
-      });
-      const expected = reference(text, 'ERROR', false);
-      expect(expected).toHaveLength(lines);
-      expect(result.matches.map(({ line, char, text }) => ({ line, char, text }))).toEqual(expected);
-      expect(result).toMatchObject({ total: lines, complete: true });
-    }
+    const expected = await grepsLikeReference(text, {
+      chunkSize: 16,
+      maxMatches: 1000,
+      maxLineChars: 100_000,
+    });
+    expect(expected).toHaveLength(lines);
   });
 
   // PostgreSQL's 64 KiB chunks come 64 to a batch (4 MiB): lines across batches and across the two halves.
@@ -201,24 +214,12 @@ describe('grep across chunk boundaries', () => {
     const text = parts.join('').replace(/\n[^\n]*$/, `\nERROR ${'w'.repeat(200_000)} ERROR\n`);
     const boundary = 4 * 1024 * 1024;
     const withLongLine = `${text.slice(0, boundary - 100_000)}ERROR ${'v'.repeat(200_000)}\n${text.slice(boundary - 100_000)}`;
-    for (const root of ['batches.db', 'batches-fs']) {
-      const path = join(directory, `${round++}-${root}`);
-      const driver = root.endsWith('.db')
-        ? createSqliteDriver({ path, inlineBytes: 0 })
-        : createFsDriver({ root: path });
-      const pad = createScratchpad({ driver, chunkSize: 64 * 1024 });
-      pads.push(pad);
-      await pad.write('s', 'text', withLongLine);
-      const result = await pad.grep('s', 'text', {
-        pattern: 'ERROR',
-        maxMatches: 100_000,
-        maxLineChars: 400_000,
-      });
-      const expected = reference(withLongLine, 'ERROR', false);
-      expect(expected.length).toBeGreaterThan(100);
-      expect(result.matches.map(({ line, char, text }) => ({ line, char, text }))).toEqual(expected);
-      expect(result).toMatchObject({ total: expected.length, complete: true });
-    }
+    const expected = await grepsLikeReference(withLongLine, {
+      chunkSize: 64 * 1024,
+      maxMatches: 100_000,
+      maxLineChars: 400_000,
+    });
+    expect(expected.length).toBeGreaterThan(100);
   }, 60_000);
 
   it('reports a side file deleted under it as a damaged store', async () => {
