@@ -26,13 +26,16 @@ export const DEFAULT_QUERY_TIMEOUT_MS = 60_000;
 
 /**
  * How long the driver waits for an answer to a statement the server cancels after `queryTimeoutMs`: a quarter
- * longer, at most {@link QUERY_TIMEOUT_GRACE_MS} more, so the server's cancellation arrives first.
+ * longer, at least a second and at most five seconds more, so the server's cancellation arrives first even from
+ * a loaded server.
  */
 export function answerTimeout(queryTimeoutMs: number): number {
-  return queryTimeoutMs + Math.min(QUERY_TIMEOUT_GRACE_MS, Math.ceil(queryTimeoutMs / 4));
+  const grace = Math.ceil(queryTimeoutMs / 4);
+  return queryTimeoutMs + Math.min(MAX_ANSWER_GRACE_MS, Math.max(MIN_ANSWER_GRACE_MS, grace));
 }
 
-const QUERY_TIMEOUT_GRACE_MS = 5_000;
+const MIN_ANSWER_GRACE_MS = 1_000;
+const MAX_ANSWER_GRACE_MS = 5_000;
 
 /** The longest a new connection may take to open, whatever the query timeout. */
 const CONNECT_TIMEOUT_MS = 10_000;

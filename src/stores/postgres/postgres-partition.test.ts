@@ -166,7 +166,8 @@ describe('PostgreSQL statements that run longer than the query timeout', () => {
       expect(ScratchpadError.hasCode(failed, 'STORE_UNAVAILABLE')).toBe(true);
       expect((failed as Error).message).toMatch(/cancelled a statement .* nothing it did was kept/);
       expect(elapsed).toBeGreaterThanOrEqual(QUERY_TIMEOUT_MS - 50);
-      expect(elapsed).toBeLessThan(QUERY_TIMEOUT_MS * 1.25);
+      // Before the driver would have given up (a second later): the server's cancellation answered it.
+      expect(elapsed).toBeLessThan(QUERY_TIMEOUT_MS + 1_000);
       await holder.query('ROLLBACK');
       expect(await pad.find('s1', 'blocked')).toBeUndefined();
       await pad.write('s1', 'after', 'written once the lock was gone');
