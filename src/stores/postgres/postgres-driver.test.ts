@@ -806,6 +806,57 @@ describe('postgres driver', () => {
     );
   });
 
+  it('a search whose index is completed during it still says the index was incomplete when it ranked', async () => {
+    const schema = freshSchema();
+    const pool = new pg.Pool({ connectionString: url, max: 4 });
+    const holder = await admin.connect();
+    let afterRanking: (() => Promise<void>) | undefined;
+    // The caller's pool runs every statement of the driver: once the ranking has run, the held chunk is indexed.
+    const query = pool.query.bind(pool) as (text: string, values?: unknown[]) => Promise<pg.QueryResult>;
+    const watched = Object.assign(Object.create(pool) as pg.Pool, {
+      query: async (text: string, values?: unknown[]) => {
+        const result = await query(text, values);
+        if (typeof text === 'string' && text.includes('ts_rank_cd') && afterRanking) {
+          const step = afterRanking;
+          afterRanking = undefined;
+          await step();
+        }
+        return result;
+      },
+    });
+    const driver = await createPostgresDriver({ pool: watched as unknown as PostgresPool, schema });
+    open.push(driver);
+    const pad = createScratchpad({ driver });
+    try {
+      await pad.write('s1', 'log', 'the quokka came back');
+      await pad.write('s1', 'note', 'a quokka was seen');
+      // Another process holds the note's chunk (as while it indexes it): this driver's indexer skips it.
+      await holder.query('BEGIN');
+      await holder.query(
+        `SELECT d.id FROM "${schema}".chunk_data d JOIN "${schema}".chunks c ON c.data_id = d.id
+         JOIN "${schema}".entries e ON e.content_id = c.content_id WHERE e.name = 'note' FOR UPDATE OF d`,
+      );
+      afterRanking = async () => {
+        await holder.query(
+          `UPDATE "${schema}".chunk_data d SET tsv = "${schema}".chunk_tsvector(d.data) WHERE d.tsv IS NULL`,
+        );
+        await holder.query('COMMIT');
+      };
+      const { hits, indexing } = await pad.search('s1', 'quokka');
+      expect(afterRanking).toBeUndefined();
+      // The ranking saw the note unindexed: its answer must say the index was not whole.
+      expect(hits.map((hit) => hit.entry.name)).toEqual(['log']);
+      expect(indexing).toBeDefined();
+      expect((await pad.search('s1', 'quokka')).hits.map((hit) => hit.entry.name).sort()).toEqual([
+        'log',
+        'note',
+      ]);
+    } finally {
+      await holder.query('ROLLBACK').catch(() => {});
+      holder.release();
+    }
+  });
+
   it('searches chunk text and names, indexing lazily, whatever the query text', async () => {
     const schema = freshSchema();
     const driver = await driverOn(schema);

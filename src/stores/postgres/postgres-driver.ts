@@ -81,9 +81,10 @@ export interface PostgresDriverConfig {
    * How long a statement may run, in milliseconds (default 60 s; a whole number >= 1, else `CONFIG_INVALID`).
    * The server cancels a statement that runs longer (`statement_timeout`): the call fails with
    * `STORE_UNAVAILABLE` and nothing it did is kept. A server or network that does not answer at all fails the
-   * call 5 s later, and its connection is dropped: a partition does not hang the caller, but whether that
-   * statement took effect is then unknown. Opening a connection may take as long, at most 10 s. Schema
-   * migrations run without it. Only for the pool the driver creates; a pool you pass keeps its own settings.
+   * call a quarter of that later (1 to 5 s more), and its connection is dropped: a partition does not hang the
+   * caller, but whether that statement took effect is then unknown. Opening a connection may take as long, at
+   * most 10 s. Schema migrations run without it. Only for the pool the driver creates; a pool you pass keeps its
+   * own settings.
    *
    * The driver's own pool also prepares its entry lookup as a named statement on each connection. Behind a
    * pooler in transaction mode, use one that keeps prepared statements per client (PgBouncer 1.21+ with
@@ -461,9 +462,11 @@ export class PostgresDriver implements StoreDriver {
     if (queryTerms(request.query).length === 0 || request.limit <= 0) return { hits: [] };
     await this.#indexer.indexFor(request.session, SEARCH_INDEX_WAIT_MS);
     return this.#guard(async () => {
-      const hits = await searchSession(this.#pool, this.#s, request);
-      // Asked even when this driver's loop finished: chunks another process was indexing were skipped.
+      // Asked even when this driver's loop finished (chunks another process was indexing were skipped), and
+      // before the search: indexing that ends between the two must not make a search of the part indexed
+      // before it look complete.
       const progress = await indexingProgress(this.#pool, this.#s, request.session);
+      const hits = await searchSession(this.#pool, this.#s, request);
       return progress.done < progress.total ? { hits, indexing: progress } : { hits };
     });
   }

@@ -408,6 +408,9 @@ export class SqliteDriver implements StoreDriver {
     const query = toFtsQuery(request.query);
     if (query === undefined || request.limit <= 0) return { hits: [] };
     const complete = await this.#indexer.indexFor(request.session, SEARCH_INDEX_WAIT_MS);
+    // How far indexing got is read before the ranking: the index thread may finish between the two, and a
+    // ranking of the part indexed before must not look complete.
+    const progress = complete ? undefined : await this.#read(() => this.#search.progress(request.session));
     // Ranking runs in slices and snippets one at a time, yielding the loop every SEARCH_TURN_MS: on a 1 GB session
     // the one ranking query and ten snippets (each re-reads a 256 KiB chunk) held the loop for up to 60 ms.
     const turns = new TurnBudget(SEARCH_TURN_MS);
@@ -429,9 +432,7 @@ export class SqliteDriver implements StoreDriver {
         snippet: (await this.#read(() => this.#search.snippet(query, entry.chunk))) || entry.record.name,
       });
     }
-    if (complete) return { hits };
-    const progress = await this.#read(() => this.#search.progress(request.session));
-    return progress.done < progress.total ? { hits, indexing: progress } : { hits };
+    return progress !== undefined && progress.done < progress.total ? { hits, indexing: progress } : { hits };
   }
 
   /**
