@@ -1,5 +1,6 @@
 import { ScratchpadError } from '../../core/errors.js';
 import { formatTarget, type PostgresTarget } from './postgres-errors.js';
+import { describeLockHolders, LockWaitExhausted, retryOnLockTimeout } from './postgres-lock-wait.js';
 import type { PostgresPool } from './postgres-pool.js';
 import { splitJoinedWords } from './postgres-schema.js';
 import { withTransaction } from './postgres-transaction.js';
@@ -247,19 +248,26 @@ export const SCHEMA_VERSION = MIGRATIONS.reduce(
  * schema name, so processes that start at the same moment apply each migration exactly once. A migration
  * rebuilds indexes, which takes as long as the tables are large, so it runs without a statement timeout, on a
  * pool of its own when `openMigrationPool` gives one (the driver's own pool fails a statement after its query
- * timeout; the migration pool has none, and is ended after).
+ * timeout; the migration pool has none, and is ended after). It waits for another process's migration as long as
+ * that takes, but for a lock on a table that another client holds (a long transaction that read it) at most a
+ * second at a time, so that client's peers do not queue behind the migration, and `lockWaitMs` in all: then it
+ * fails with `STORE_UNAVAILABLE` naming the connections that hold the locks, having changed nothing.
  */
 export async function migrate(
   pool: PostgresPool,
   schema: string,
   quoted: string,
   target: PostgresTarget,
-  openMigrationPool?: () => Promise<PostgresPool>,
+  options: { lockWaitMs: number; openMigrationPool?: () => Promise<PostgresPool> },
 ): Promise<void> {
   if ((await currentVersion(pool, schema, quoted, target)) === SCHEMA_VERSION) return;
-  const migrationPool = openMigrationPool ? await openMigrationPool() : pool;
+  const migrationPool = options.openMigrationPool ? await options.openMigrationPool() : pool;
   try {
-    await applyMigrations(migrationPool, schema, quoted, target);
+    await retryOnLockTimeout(migrationPool, schema, options.lockWaitMs, (lockTimeout) =>
+      applyMigrations(migrationPool, schema, quoted, target, lockTimeout),
+    ).catch((error: unknown) => {
+      throw error instanceof LockWaitExhausted ? lockedOut(error, target, schema) : error;
+    });
   } finally {
     if (migrationPool !== pool) await migrationPool.end().catch(() => {});
   }
@@ -270,12 +278,14 @@ async function applyMigrations(
   schema: string,
   quoted: string,
   target: PostgresTarget,
+  lockTimeout: string,
 ): Promise<void> {
   await withTransaction(pool, async (client) => {
     await client.query('SET LOCAL statement_timeout = 0');
     await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
       `agent-scratchpad:${schema}`,
     ]);
+    await client.query(lockTimeout);
     // Checked first: CREATE SCHEMA IF NOT EXISTS needs the CREATE privilege even when the schema exists.
     const exists = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema]);
     if (exists.rowCount === 0) await client.query(`CREATE SCHEMA ${quoted}`);
@@ -313,6 +323,22 @@ async function currentVersion(
   const version = Number(found.rows[0]?.version ?? 0);
   if (version > SCHEMA_VERSION) throw tooNew(version, target, schema);
   return version;
+}
+
+function lockedOut(exhausted: LockWaitExhausted, target: PostgresTarget, schema: string): ScratchpadError {
+  const holders =
+    exhausted.holders.length === 0
+      ? ''
+      : ` Holding locks on them: ${describeLockHolders(exhausted.holders)}.`;
+  return new ScratchpadError(
+    'STORE_UNAVAILABLE',
+    `Upgrading the Scratchpad tables in ${formatTarget(target)}, schema ${schema}, to version ${SCHEMA_VERSION} waited ${exhausted.waitedMs} ms for locks that other connections hold on them; nothing was changed.${holders}`,
+    {
+      hint: 'Let those transactions finish (or end one: SELECT pg_terminate_backend(pid)), then open the store again; a larger queryTimeoutMs waits longer.',
+      details: { holders: exhausted.holders.map((holder) => ({ ...holder })), waitedMs: exhausted.waitedMs },
+      cause: exhausted.cause,
+    },
+  );
 }
 
 function tooNew(version: number, target: PostgresTarget, schema: string): ScratchpadError {
