@@ -41,7 +41,7 @@ import {
   toSessionInfo,
 } from './postgres-records.js';
 import { DEFAULT_SCHEMA, quoteSchema } from './postgres-schema.js';
-import { indexingProgress, indexStep, searchSession } from './postgres-search.js';
+import { indexingProgress, PostgresIndexing, searchSession } from './postgres-search.js';
 import {
   appendStaged,
   chunkInserts,
@@ -156,9 +156,8 @@ export class PostgresDriver implements StoreDriver {
     this.#target = config.target ?? describeTarget(undefined);
     this.#readGraceMs = readGrace(config.readGraceMs);
     this.#threadConnection = config.threadConnection;
-    this.#indexer = new BackgroundIndexer((session) =>
-      this.#guard(() => indexStep(this.#pool, this.#s, session)),
-    );
+    const indexing = new PostgresIndexing(this.#pool, this.#s);
+    this.#indexer = new BackgroundIndexer((session) => this.#guard(() => indexing.step(session)));
   }
 
   async doStage(session: string): Promise<ContentSink> {
