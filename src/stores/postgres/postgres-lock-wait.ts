@@ -1,15 +1,18 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { PostgresPool } from './postgres-pool.js';
+import type { PostgresQueryable } from './postgres-pool.js';
 
-/** SQLSTATE of a statement that gave up waiting for a lock: its `lock_timeout` fired. */
-const LOCK_NOT_AVAILABLE = '55P03';
+/**
+ * SQLSTATEs of a transaction that lost a wait for a lock: `lock_timeout` fired (55P03), or the server broke a
+ * deadlock with another client's transaction by cancelling this one (40P01).
+ */
+const LOST_LOCK_WAIT = new Set(['55P03', '40P01']);
 
-/** The longest a single attempt waits for one lock, so other clients never queue behind it for longer. */
-const ATTEMPT_LOCK_WAIT_MS = 1_000;
-
-/** Pause between two attempts, growing from the first to the last. */
-const FIRST_PAUSE_MS = 100;
-const LONGEST_PAUSE_MS = 2_000;
+/**
+ * How long an attempt waits for one lock: the first a fifth of a second, each next one twice as long, at most
+ * a second, so other clients never queue behind an attempt for longer.
+ */
+const FIRST_LOCK_WAIT_MS = 200;
+const LONGEST_LOCK_WAIT_MS = 1_000;
 
 /** A connection that held a lock on one of the schema's tables when the wait ran out. */
 export interface LockHolder {
@@ -20,7 +23,7 @@ export interface LockHolder {
   since: string | undefined;
 }
 
-/** How a lock wait ended when it ran out: every attempt timed out on a lock. */
+/** How a lock wait ended when it ran out: every attempt lost its wait for a lock. */
 export class LockWaitExhausted extends Error {
   constructor(
     readonly waitedMs: number,
@@ -33,14 +36,15 @@ export class LockWaitExhausted extends Error {
 
 /**
  * Runs `attempt` (one transaction) with a bound on each lock it waits for, and again after a pause whenever
- * that bound fired, until `totalMs` have passed. A schema change (DROP INDEX, CREATE INDEX, ALTER TABLE) waits
- * for every transaction that has read the table; while it waits, every later statement on that table, of every
- * client, queues behind it. Waiting at most {@link ATTEMPT_LOCK_WAIT_MS} per attempt, and rolling back what the
- * attempt had locked, lets the other clients through between attempts. `attempt` receives the `SET LOCAL` that
- * sets its bound, to run once it has taken the locks it may wait for without one.
+ * that bound fired (or a deadlock cancelled it), until `totalMs` have passed. A schema change (DROP INDEX, CREATE
+ * INDEX, ALTER TABLE) waits for every transaction that has read the table; while it waits, every later statement
+ * on that table, of every client, queues behind it. Waiting at most {@link LONGEST_LOCK_WAIT_MS} per attempt,
+ * rolling back what the attempt had locked and pausing at least as long, lets the other clients through between
+ * attempts. `attempt` receives the `SET LOCAL` that sets its bound. `db` is asked, when the time is up, who holds
+ * locks in `schema`.
  */
 export async function retryOnLockTimeout<T>(
-  pool: PostgresPool,
+  db: PostgresQueryable,
   schema: string,
   totalMs: number,
   attempt: (lockTimeoutStatement: string) => Promise<T>,
@@ -48,25 +52,26 @@ export async function retryOnLockTimeout<T>(
   const started = Date.now();
   for (let attempts = 0; ; attempts++) {
     const remaining = totalMs - (Date.now() - started);
-    const bound = Math.max(1, Math.min(ATTEMPT_LOCK_WAIT_MS, remaining));
+    const bound = Math.max(1, Math.min(FIRST_LOCK_WAIT_MS * 2 ** attempts, LONGEST_LOCK_WAIT_MS, remaining));
     try {
       return await attempt(`SET LOCAL lock_timeout = ${bound}`);
     } catch (error) {
-      if ((error as { code?: unknown } | null)?.code !== LOCK_NOT_AVAILABLE) throw error;
-      const pause = Math.min(LONGEST_PAUSE_MS, FIRST_PAUSE_MS * 2 ** attempts);
+      if (!LOST_LOCK_WAIT.has(String((error as { code?: unknown } | null)?.code))) throw error;
+      // At least as long as the wait: the tables are free for the other clients half the time or more.
+      const pause = bound * (1 + Math.random());
       const waited = Date.now() - started;
       if (waited + pause >= totalMs) {
-        throw new LockWaitExhausted(waited, await lockHolders(pool, schema), error);
+        throw new LockWaitExhausted(waited, await lockHolders(db, schema), error);
       }
-      await sleep(pause * (0.5 + Math.random() / 2));
+      await sleep(pause);
     }
   }
 }
 
 /** The other connections that hold a lock on a table or index of `schema` (at most five), or none if unknown. */
-async function lockHolders(pool: PostgresPool, schema: string): Promise<LockHolder[]> {
+async function lockHolders(db: PostgresQueryable, schema: string): Promise<LockHolder[]> {
   try {
-    const found = await pool.query(
+    const found = await db.query(
       `SELECT DISTINCT a.pid, coalesce(a.application_name, '') AS application, coalesce(a.state, '') AS state,
               a.xact_start
        FROM pg_locks l

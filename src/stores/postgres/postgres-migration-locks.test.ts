@@ -94,6 +94,37 @@ describe('PostgreSQL migrations and other clients’ locks', () => {
     }
   }, 30_000);
 
+  it('leaves the tables free between its attempts, however many processes open the store at once', async () => {
+    const schema = await schemaAtVersion6();
+    const reader = await readerHoldingChunks(schema);
+    held.push(reader);
+    const openings = Array.from({ length: 3 }, () =>
+      createPostgresDriver({ connectionString: url, schema, queryTimeoutMs: 30_000 }),
+    );
+    for (const opening of openings) opening.catch(() => {});
+    // Sampled for 6 s: how often some migration waits to lock a table of the schema. Processes that took turns
+    // at the tables (each waiting its second as soon as the one before rolled back) would wait at every sample.
+    let samples = 0;
+    let waiting = 0;
+    for (const until = Date.now() + 6_000; Date.now() < until; samples++) {
+      const found = await admin.query(
+        `SELECT count(*)::integer AS waiting FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
+         JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND NOT l.granted`,
+        [schema],
+      );
+      const now = Number(found.rows[0].waiting);
+      expect(now).toBeLessThanOrEqual(1);
+      if (now > 0) waiting++;
+      await sleep(50);
+    }
+    expect(samples).toBeGreaterThan(20);
+    expect(waiting / samples).toBeLessThan(0.8);
+    await reader.query('ROLLBACK');
+    const drivers = await Promise.all(openings);
+    for (const driver of drivers) await driver.close();
+    expect(await version(schema)).toBe(SCHEMA_VERSION);
+  }, 30_000);
+
   it('gives up after the query timeout with STORE_UNAVAILABLE naming the connection that holds the lock, and changes nothing', async () => {
     const schema = await schemaAtVersion6();
     const reader = await readerHoldingChunks(schema);

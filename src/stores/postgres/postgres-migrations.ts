@@ -1,9 +1,9 @@
 import { ScratchpadError } from '../../core/errors.js';
 import { formatTarget, type PostgresTarget } from './postgres-errors.js';
 import { describeLockHolders, LockWaitExhausted, retryOnLockTimeout } from './postgres-lock-wait.js';
-import type { PostgresPool } from './postgres-pool.js';
+import type { PostgresClient, PostgresPool } from './postgres-pool.js';
 import { splitJoinedWords } from './postgres-schema.js';
-import { withTransaction } from './postgres-transaction.js';
+import { transactionOn } from './postgres-transaction.js';
 import { writeEntryFunction } from './postgres-write-entry.js';
 
 /** Migration 7 makes the search index partial in place only up to this size (64 MiB, a few seconds to build). */
@@ -244,14 +244,16 @@ export const SCHEMA_VERSION = MIGRATIONS.reduce(
 );
 
 /**
- * Brings `schema` up to {@link SCHEMA_VERSION}, idempotently. Under a transaction-scoped advisory lock keyed by the
- * schema name, so processes that start at the same moment apply each migration exactly once. A migration
- * rebuilds indexes, which takes as long as the tables are large, so it runs without a statement timeout, on a
- * pool of its own when `openMigrationPool` gives one (the driver's own pool fails a statement after its query
- * timeout; the migration pool has none, and is ended after). It waits for another process's migration as long as
- * that takes, but for a lock on a table that another client holds (a long transaction that read it) at most a
- * second at a time, so that client's peers do not queue behind the migration, and `lockWaitMs` in all: then it
- * fails with `STORE_UNAVAILABLE` naming the connections that hold the locks, having changed nothing.
+ * Brings `schema` up to {@link SCHEMA_VERSION}, idempotently. Under an advisory lock keyed by the schema name, held
+ * on one connection across attempts, so processes that start at the same moment apply each migration exactly once
+ * and only one of them waits for the tables at a time; the others wait for that lock as long as its holder
+ * takes. A migration rebuilds indexes, which takes as long as the tables are large, so it runs without a
+ * statement timeout, on a pool of its own when `openMigrationPool` gives one (the driver's own pool fails a
+ * statement after its query timeout; the migration pool has none, and is ended after). Each attempt first locks
+ * every table of the schema, waiting at most a second for another client's transaction that has read one (its
+ * peers queue behind that wait, never longer), then rolls back and tries again after a pause, for `lockWaitMs`
+ * in all: then it fails with `STORE_UNAVAILABLE` naming the connections that hold the locks, having changed
+ * nothing.
  */
 export async function migrate(
   pool: PostgresPool,
@@ -263,48 +265,90 @@ export async function migrate(
   if ((await currentVersion(pool, schema, quoted, target)) === SCHEMA_VERSION) return;
   const migrationPool = options.openMigrationPool ? await options.openMigrationPool() : pool;
   try {
-    await retryOnLockTimeout(migrationPool, schema, options.lockWaitMs, (lockTimeout) =>
-      applyMigrations(migrationPool, schema, quoted, target, lockTimeout),
-    ).catch((error: unknown) => {
+    const client = await migrationPool.connect();
+    let broken: Error | undefined;
+    const onBroken = (error: Error) => {
+      broken = error;
+    };
+    try {
+      await holdMigrationLock(client, schema, onBroken);
+      try {
+        await retryOnLockTimeout(client, schema, options.lockWaitMs, (lockTimeout) =>
+          transactionOn(client, () => applyMigrations(client, schema, quoted, target, lockTimeout), onBroken),
+        );
+      } finally {
+        await client
+          .query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [migrationLockKey(schema)])
+          .catch((error: unknown) => onBroken(error instanceof Error ? error : new Error(String(error))));
+      }
+    } catch (error) {
       throw error instanceof LockWaitExhausted ? lockedOut(error, target, schema) : error;
-    });
+    } finally {
+      client.release(broken);
+    }
   } finally {
     if (migrationPool !== pool) await migrationPool.end().catch(() => {});
   }
 }
 
+/** The advisory lock's key: the same as earlier releases take for the transaction of their migration. */
+function migrationLockKey(schema: string): string {
+  return `agent-scratchpad:${schema}`;
+}
+
+/**
+ * Takes the schema's migration lock for the connection's session, waiting without a bound while another process
+ * migrates (inside a transaction, so a statement timeout of the caller's pool does not cut the wait short).
+ */
+async function holdMigrationLock(
+  client: PostgresClient,
+  schema: string,
+  onBroken: (error: Error) => void,
+): Promise<void> {
+  await transactionOn(
+    client,
+    async () => {
+      await client.query('SET LOCAL statement_timeout = 0');
+      await client.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [migrationLockKey(schema)]);
+    },
+    onBroken,
+  );
+}
+
 async function applyMigrations(
-  pool: PostgresPool,
+  client: PostgresClient,
   schema: string,
   quoted: string,
   target: PostgresTarget,
   lockTimeout: string,
 ): Promise<void> {
-  await withTransaction(pool, async (client) => {
-    await client.query('SET LOCAL statement_timeout = 0');
-    await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
-      `agent-scratchpad:${schema}`,
-    ]);
-    await client.query(lockTimeout);
-    // Checked first: CREATE SCHEMA IF NOT EXISTS needs the CREATE privilege even when the schema exists.
-    const exists = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema]);
-    if (exists.rowCount === 0) await client.query(`CREATE SCHEMA ${quoted}`);
-    await client.query(
-      `CREATE TABLE IF NOT EXISTS ${quoted}.schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
-    );
-    const found = await client.query(
-      `SELECT coalesce(max(version), 0) AS version FROM ${quoted}.schema_migrations`,
-    );
-    const version = Number(found.rows[0]?.version ?? 0);
-    if (version > SCHEMA_VERSION) throw tooNew(version, target, schema);
-    for (const migration of MIGRATIONS) {
-      if (migration.version <= version) continue;
-      for (const statement of migration.statements(quoted)) await client.query(statement);
-      await client.query(`INSERT INTO ${quoted}.schema_migrations (version) VALUES ($1)`, [
-        migration.version,
-      ]);
-    }
-  });
+  await client.query('SET LOCAL statement_timeout = 0');
+  await client.query(lockTimeout);
+  // Checked first: CREATE SCHEMA IF NOT EXISTS needs the CREATE privilege even when the schema exists.
+  const exists = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema]);
+  if (exists.rowCount === 0) await client.query(`CREATE SCHEMA ${quoted}`);
+  await client.query(
+    `CREATE TABLE IF NOT EXISTS ${quoted}.schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
+  );
+  const found = await client.query(
+    `SELECT coalesce(max(version), 0) AS version FROM ${quoted}.schema_migrations`,
+  );
+  const version = Number(found.rows[0]?.version ?? 0);
+  if (version > SCHEMA_VERSION) throw tooNew(version, target, schema);
+  if (version === SCHEMA_VERSION) return;
+  // Every lock the migrations could wait for, taken before any of their work: an attempt that times out on one
+  // has done nothing it must do again, and holds nothing while it waits that it could deadlock on.
+  const tables = await client.query(
+    'SELECT quote_ident(tablename) AS name FROM pg_tables WHERE schemaname = $1 ORDER BY tablename',
+    [schema],
+  );
+  const names = tables.rows.map((row) => `${quoted}.${String(row.name)}`);
+  if (names.length > 0) await client.query(`LOCK TABLE ${names.join(', ')} IN ACCESS EXCLUSIVE MODE`);
+  for (const migration of MIGRATIONS) {
+    if (migration.version <= version) continue;
+    for (const statement of migration.statements(quoted)) await client.query(statement);
+    await client.query(`INSERT INTO ${quoted}.schema_migrations (version) VALUES ($1)`, [migration.version]);
+  }
 }
 
 async function currentVersion(
@@ -332,9 +376,9 @@ function lockedOut(exhausted: LockWaitExhausted, target: PostgresTarget, schema:
       : ` Holding locks on them: ${describeLockHolders(exhausted.holders)}.`;
   return new ScratchpadError(
     'STORE_UNAVAILABLE',
-    `Upgrading the Scratchpad tables in ${formatTarget(target)}, schema ${schema}, to version ${SCHEMA_VERSION} waited ${exhausted.waitedMs} ms for locks that other connections hold on them; nothing was changed.${holders}`,
+    `Upgrading the Scratchpad tables in ${formatTarget(target)}, schema ${schema}, to version ${SCHEMA_VERSION} gave up after ${exhausted.waitedMs} ms of trying to lock them, which other connections kept from it; nothing was changed.${holders}`,
     {
-      hint: 'Let those transactions finish (or end one: SELECT pg_terminate_backend(pid)), then open the store again; a larger queryTimeoutMs waits longer.',
+      hint: 'Let those transactions finish (or end one: SELECT pg_terminate_backend(pid)), then open the store again; a larger queryTimeoutMs tries longer.',
       details: { holders: exhausted.holders.map((holder) => ({ ...holder })), waitedMs: exhausted.waitedMs },
       cause: exhausted.cause,
     },

@@ -80,10 +80,12 @@ const POSITIONS_KEPT = 1_024;
  * batch, and returns how many (0: nothing left that no one else holds). Chunks another process is indexing are
  * skipped, not waited for. The event loop only sends the statements: the server does the work.
  *
- * A step goes on from where the last one stopped (entries by name, chunks by seq), so it reads the rows it
- * indexes and not every row indexed before them: from the start, a step halfway through a 100 MB session read the
- * 765 chunks before it (1.6 ms), and one near the end of 1 GB 16,000 (some 30 ms, longer than parsing the chunks
- * it indexed). Rows a step went past (held by another
+ * A step goes on from where the last one began (entries by name, chunks by seq), so it reads the rows it indexes
+ * and the few the step before indexed, not every row indexed before them: from the start, a step halfway through
+ * a 100 MB session read the 765 chunks before it (1.6 ms), and one near the end of 1 GB 16,000 (some 30 ms,
+ * longer than parsing the chunks it indexed). From the first row the last step took, not after the last: only
+ * the entries come in name order by the statement's `ORDER BY`; an entry's chunks come in seq order from the plan
+ * this statement gets (a range of `chunks_pkey`), which nothing guarantees. Rows a step went past (held by another
  * process's write or indexing, or written meanwhile under a name before the position) are found by one more pass
  * from the start, which the step that finds nothing after the position begins: a session is done only when a
  * pass from the start finds nothing.
@@ -104,12 +106,13 @@ export class PostgresIndexing {
       Array.from({ length: INDEX_WORKERS }, () => this.#batch(session, from ?? { name: '', seq: 0 })),
     );
     const indexed = batches.flat();
-    const last = indexed.reduce<IndexPosition | undefined>(
-      (latest, position) => (latest === undefined || isAfter(position, latest) ? position : latest),
+    const first = indexed.reduce<IndexPosition | undefined>(
+      (earliest, position) => (earliest === undefined || isBefore(position, earliest) ? position : earliest),
       undefined,
     );
-    if (last !== undefined) {
-      setNewest(this.#positions, session, { name: last.name, seq: last.seq + 1 }, POSITIONS_KEPT);
+    if (first !== undefined) {
+      // Each step's first row comes after the last step's (that one is indexed now), so the position advances.
+      setNewest(this.#positions, session, first, POSITIONS_KEPT);
       return indexed.length;
     }
     this.#positions.delete(session);
@@ -138,10 +141,10 @@ export class PostgresIndexing {
   }
 }
 
-/** Whether `a` comes after `b` in the entries' order (names in byte order, as their "C" collation sorts them). */
-function isAfter(a: IndexPosition, b: IndexPosition): boolean {
-  if (a.name === b.name) return a.seq > b.seq;
-  return Buffer.compare(Buffer.from(a.name, 'utf8'), Buffer.from(b.name, 'utf8')) > 0;
+/** Whether `a` comes before `b` in the entries' order (names in byte order, as their "C" collation sorts them). */
+function isBefore(a: IndexPosition, b: IndexPosition): boolean {
+  if (a.name === b.name) return a.seq < b.seq;
+  return Buffer.compare(Buffer.from(a.name, 'utf8'), Buffer.from(b.name, 'utf8')) < 0;
 }
 
 /** Bytes of the session's text chunks, and how many of them are indexed. */

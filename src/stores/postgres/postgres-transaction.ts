@@ -14,7 +14,25 @@ export async function withTransaction<T>(
   body: (client: PostgresClient, rollback: Rollback) => Promise<T>,
 ): Promise<T> {
   const client = await pool.connect();
-  let destroy: Error | undefined;
+  let broken: Error | undefined;
+  try {
+    return await transactionOn(client, body, (error) => {
+      broken = error;
+    });
+  } finally {
+    client.release(broken);
+  }
+}
+
+/**
+ * {@link withTransaction} on a connection the caller holds (and releases): `onBroken` hears of a connection that
+ * must be destroyed rather than reused (it broke, or its rollback failed).
+ */
+export async function transactionOn<T>(
+  client: PostgresClient,
+  body: (client: PostgresClient, rollback: Rollback) => Promise<T>,
+  onBroken: (error: Error) => void,
+): Promise<T> {
   let rolledBack = false;
   const rollback: Rollback = (value) => {
     rolledBack = true;
@@ -28,14 +46,12 @@ export async function withTransaction<T>(
   } catch (error) {
     // A broken connection (or one that stopped answering) is dropped without a ROLLBACK that would wait again:
     // the server rolls back a transaction whose connection is gone.
-    if (isConnectionFailure(error)) destroy = error instanceof Error ? error : new Error(String(error));
+    if (isConnectionFailure(error)) onBroken(error instanceof Error ? error : new Error(String(error)));
     else {
       await client.query('ROLLBACK').catch((rollbackError: unknown) => {
-        destroy = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+        onBroken(rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError)));
       });
     }
     throw error;
-  } finally {
-    client.release(destroy);
   }
 }
