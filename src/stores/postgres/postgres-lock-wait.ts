@@ -36,7 +36,7 @@ export class LockWaitExhausted extends Error {
 
 /**
  * Runs `attempt` (one transaction) with a bound on each lock it waits for, and again after a pause whenever
- * that bound fired (or a deadlock cancelled it), until `totalMs` have passed. A schema change (DROP INDEX, CREATE
+ * that bound fired (or a deadlock cancelled it), until `totalMs` have passed (one attempt at least). A schema change (DROP INDEX, CREATE
  * INDEX, ALTER TABLE) waits for every transaction that has read the table; while it waits, every later statement
  * on that table, of every client, queues behind it. Waiting at most {@link LONGEST_LOCK_WAIT_MS} per attempt,
  * rolling back what the attempt had locked and pausing at least as long, lets the other clients through between
@@ -51,7 +51,8 @@ export async function retryOnLockTimeout<T>(
 ): Promise<T> {
   const started = Date.now();
   for (let attempts = 0; ; attempts++) {
-    const remaining = totalMs - (Date.now() - started);
+    // The first attempt waits its fifth of a second whatever is left; later ones no longer than what is left.
+    const remaining = attempts === 0 ? FIRST_LOCK_WAIT_MS : totalMs - (Date.now() - started);
     const bound = Math.max(1, Math.min(FIRST_LOCK_WAIT_MS * 2 ** attempts, LONGEST_LOCK_WAIT_MS, remaining));
     try {
       return await attempt(`SET LOCAL lock_timeout = ${bound}`);

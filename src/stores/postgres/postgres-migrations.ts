@@ -3,7 +3,7 @@ import { formatTarget, type PostgresTarget } from './postgres-errors.js';
 import { describeLockHolders, LockWaitExhausted, retryOnLockTimeout } from './postgres-lock-wait.js';
 import type { PostgresClient, PostgresPool } from './postgres-pool.js';
 import { splitJoinedWords } from './postgres-schema.js';
-import { transactionOn } from './postgres-transaction.js';
+import { withTransaction } from './postgres-transaction.js';
 import { writeEntryFunction } from './postgres-write-entry.js';
 
 /** Migration 7 makes the search index partial in place only up to this size (64 MiB, a few seconds to build). */
@@ -243,17 +243,21 @@ export const SCHEMA_VERSION = MIGRATIONS.reduce(
   0,
 );
 
+/** The tables of the schema, in the order a migration locks them (chunk rows before their bytes, as writes go). */
+const TABLES = ['schema_migrations', 'sessions', 'entries', 'staging', 'retired', 'chunks', 'chunk_data'];
+
 /**
- * Brings `schema` up to {@link SCHEMA_VERSION}, idempotently. Under an advisory lock keyed by the schema name, held
- * on one connection across attempts, so processes that start at the same moment apply each migration exactly once
- * and only one of them waits for the tables at a time; the others wait for that lock as long as its holder
- * takes. A migration rebuilds indexes, which takes as long as the tables are large, so it runs without a
- * statement timeout, on a pool of its own when `openMigrationPool` gives one (the driver's own pool fails a
- * statement after its query timeout; the migration pool has none, and is ended after). Each attempt first locks
- * every table of the schema, waiting at most a second for another client's transaction that has read one (its
- * peers queue behind that wait, never longer), then rolls back and tries again after a pause, for `lockWaitMs`
- * in all: then it fails with `STORE_UNAVAILABLE` naming the connections that hold the locks, having changed
- * nothing.
+ * Brings `schema` up to {@link SCHEMA_VERSION}, idempotently, in one transaction. Under a transaction-scoped
+ * advisory lock keyed by the schema name (the key earlier releases take too), so processes that start at the
+ * same moment apply each migration exactly once, one at a time; the others wait for that lock as long as its
+ * holder takes, then find the schema current. A migration rebuilds indexes, which takes as long as the tables are
+ * large, so it runs without a statement timeout, on a pool of its own when `openMigrationPool` gives one (the
+ * driver's own pool fails a statement after its query timeout; the migration pool has none, and is ended after).
+ * Each attempt, in a savepoint, first locks the schema's tables, waiting for another client's transaction that has
+ * read one at most a fifth of a second, then up to a second (that client's peers queue behind the wait, no
+ * longer); on a timeout or a deadlock it rolls back to the savepoint, which lets go of every table, pauses at least
+ * as long and tries again, until `lockWaitMs` have passed since the call began (one attempt at least): then it fails
+ * with `STORE_UNAVAILABLE` naming the connections that hold the locks, having changed nothing.
  */
 export async function migrate(
   pool: PostgresPool,
@@ -262,57 +266,35 @@ export async function migrate(
   target: PostgresTarget,
   options: { lockWaitMs: number; openMigrationPool?: () => Promise<PostgresPool> },
 ): Promise<void> {
+  const started = Date.now();
   if ((await currentVersion(pool, schema, quoted, target)) === SCHEMA_VERSION) return;
   const migrationPool = options.openMigrationPool ? await options.openMigrationPool() : pool;
   try {
-    const client = await migrationPool.connect();
-    let broken: Error | undefined;
-    const onBroken = (error: Error) => {
-      broken = error;
-    };
-    try {
-      await holdMigrationLock(client, schema, onBroken);
-      try {
-        await retryOnLockTimeout(client, schema, options.lockWaitMs, (lockTimeout) =>
-          transactionOn(client, () => applyMigrations(client, schema, quoted, target, lockTimeout), onBroken),
-        );
-      } finally {
-        await client
-          .query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [migrationLockKey(schema)])
-          .catch((error: unknown) => onBroken(error instanceof Error ? error : new Error(String(error))));
-      }
-    } catch (error) {
-      throw error instanceof LockWaitExhausted ? lockedOut(error, target, schema) : error;
-    } finally {
-      client.release(broken);
-    }
+    await withTransaction(migrationPool, async (client) => {
+      await client.query('SET LOCAL statement_timeout = 0');
+      await client.query('SET LOCAL lock_timeout = 0');
+      await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
+        `agent-scratchpad:${schema}`,
+      ]);
+      const remaining = options.lockWaitMs - (Date.now() - started);
+      await retryOnLockTimeout(client, schema, remaining, async (lockTimeout) => {
+        await client.query('SAVEPOINT migration_attempt');
+        try {
+          await client.query(lockTimeout);
+          await applyMigrations(client, schema, quoted, target);
+          await client.query('RELEASE SAVEPOINT migration_attempt');
+        } catch (error) {
+          // A failing rollback (a broken connection) is what the transaction then fails with.
+          await client.query('ROLLBACK TO SAVEPOINT migration_attempt');
+          throw error;
+        }
+      });
+    });
+  } catch (error) {
+    throw error instanceof LockWaitExhausted ? lockedOut(error, target, schema) : error;
   } finally {
     if (migrationPool !== pool) await migrationPool.end().catch(() => {});
   }
-}
-
-/** The advisory lock's key: the same as earlier releases take for the transaction of their migration. */
-function migrationLockKey(schema: string): string {
-  return `agent-scratchpad:${schema}`;
-}
-
-/**
- * Takes the schema's migration lock for the connection's session, waiting without a bound while another process
- * migrates (inside a transaction, so a statement timeout of the caller's pool does not cut the wait short).
- */
-async function holdMigrationLock(
-  client: PostgresClient,
-  schema: string,
-  onBroken: (error: Error) => void,
-): Promise<void> {
-  await transactionOn(
-    client,
-    async () => {
-      await client.query('SET LOCAL statement_timeout = 0');
-      await client.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [migrationLockKey(schema)]);
-    },
-    onBroken,
-  );
 }
 
 async function applyMigrations(
@@ -320,10 +302,7 @@ async function applyMigrations(
   schema: string,
   quoted: string,
   target: PostgresTarget,
-  lockTimeout: string,
 ): Promise<void> {
-  await client.query('SET LOCAL statement_timeout = 0');
-  await client.query(lockTimeout);
   // Checked first: CREATE SCHEMA IF NOT EXISTS needs the CREATE privilege even when the schema exists.
   const exists = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema]);
   if (exists.rowCount === 0) await client.query(`CREATE SCHEMA ${quoted}`);
@@ -336,11 +315,13 @@ async function applyMigrations(
   const version = Number(found.rows[0]?.version ?? 0);
   if (version > SCHEMA_VERSION) throw tooNew(version, target, schema);
   if (version === SCHEMA_VERSION) return;
-  // Every lock the migrations could wait for, taken before any of their work: an attempt that times out on one
-  // has done nothing it must do again, and holds nothing while it waits that it could deadlock on.
+  // Every table the migrations change, locked before any of their work, so an attempt that times out on one has
+  // nothing to do again (while it waits it holds the tables before it in the list, hence the deadlocks retried).
+  // Only this driver's tables: a schema it shares with others' tables (public, say) keeps those free.
   const tables = await client.query(
-    'SELECT quote_ident(tablename) AS name FROM pg_tables WHERE schemaname = $1 ORDER BY tablename',
-    [schema],
+    `SELECT t.name FROM unnest($2::text[]) WITH ORDINALITY AS t(name, at)
+     WHERE to_regclass(format('%I.%I', $1::text, t.name)) IS NOT NULL ORDER BY t.at`,
+    [schema, TABLES],
   );
   const names = tables.rows.map((row) => `${quoted}.${String(row.name)}`);
   if (names.length > 0) await client.query(`LOCK TABLE ${names.join(', ')} IN ACCESS EXCLUSIVE MODE`);

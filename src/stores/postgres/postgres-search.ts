@@ -85,7 +85,8 @@ const POSITIONS_KEPT = 1_024;
  * a 100 MB session read the 765 chunks before it (1.6 ms), and one near the end of 1 GB 16,000 (some 30 ms,
  * longer than parsing the chunks it indexed). From the first row the last step took, not after the last: only
  * the entries come in name order by the statement's `ORDER BY`; an entry's chunks come in seq order from the plan
- * this statement gets (a range of `chunks_pkey`), which nothing guarantees. Rows a step went past (held by another
+ * this statement gets (a range of `chunks_pkey`), which nothing guarantees, and the chunks a plan returned out of
+ * order before that first one are left to the pass from the start. Rows a step went past (held by another
  * process's write or indexing, or written meanwhile under a name before the position) are found by one more pass
  * from the start, which the step that finds nothing after the position begins: a session is done only when a
  * pass from the start finds nothing.
@@ -111,7 +112,7 @@ export class PostgresIndexing {
       undefined,
     );
     if (first !== undefined) {
-      // Each step's first row comes after the last step's (that one is indexed now), so the position advances.
+      // The position never moves back: the last step's first row is indexed now, and rows before it are not asked for.
       setNewest(this.#positions, session, first, POSITIONS_KEPT);
       return indexed.length;
     }

@@ -14,25 +14,7 @@ export async function withTransaction<T>(
   body: (client: PostgresClient, rollback: Rollback) => Promise<T>,
 ): Promise<T> {
   const client = await pool.connect();
-  let broken: Error | undefined;
-  try {
-    return await transactionOn(client, body, (error) => {
-      broken = error;
-    });
-  } finally {
-    client.release(broken);
-  }
-}
-
-/**
- * {@link withTransaction} on a connection the caller holds (and releases): `onBroken` hears of a connection that
- * must be destroyed rather than reused (it broke, or its rollback failed).
- */
-export async function transactionOn<T>(
-  client: PostgresClient,
-  body: (client: PostgresClient, rollback: Rollback) => Promise<T>,
-  onBroken: (error: Error) => void,
-): Promise<T> {
+  let destroy: Error | undefined;
   let rolledBack = false;
   const rollback: Rollback = (value) => {
     rolledBack = true;
@@ -46,12 +28,14 @@ export async function transactionOn<T>(
   } catch (error) {
     // A broken connection (or one that stopped answering) is dropped without a ROLLBACK that would wait again:
     // the server rolls back a transaction whose connection is gone.
-    if (isConnectionFailure(error)) onBroken(error instanceof Error ? error : new Error(String(error)));
+    if (isConnectionFailure(error)) destroy = error instanceof Error ? error : new Error(String(error));
     else {
       await client.query('ROLLBACK').catch((rollbackError: unknown) => {
-        onBroken(rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError)));
+        destroy = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
       });
     }
     throw error;
+  } finally {
+    client.release(destroy);
   }
 }
