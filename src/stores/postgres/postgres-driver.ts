@@ -84,8 +84,8 @@ export interface PostgresDriverConfig {
    * call a quarter of that later (1 to 5 s more), and its connection is dropped: a partition does not hang the
    * caller, but whether that statement took effect is then unknown. Opening a connection may take as long, at
    * most 10 s. Schema migrations run without it, and wait for another process's migration as long as it takes,
-   * but try to lock their tables, which other clients' transactions may hold, only until this long after opening
-   * began (one try at least; then `STORE_UNAVAILABLE`, nothing changed). Apart from that, only for the pool the
+   * but try to lock their tables, which other clients' transactions may hold, giving up within this long of the
+   * opening's start (one try at least; then `STORE_UNAVAILABLE`, nothing changed). Apart from that, only for the pool the
    * driver creates; a pool you pass keeps its own settings.
    *
    * The driver's own pool also prepares its entry lookup as a named statement on each connection. Behind a

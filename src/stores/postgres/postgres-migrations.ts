@@ -1,6 +1,11 @@
 import { ScratchpadError } from '../../core/errors.js';
 import { formatTarget, type PostgresTarget } from './postgres-errors.js';
-import { describeLockHolders, LockWaitExhausted, retryOnLockTimeout } from './postgres-lock-wait.js';
+import {
+  describeLockHolders,
+  isLostLockWait,
+  LockWaitExhausted,
+  retryOnLockTimeout,
+} from './postgres-lock-wait.js';
 import type { PostgresClient, PostgresPool } from './postgres-pool.js';
 import { splitJoinedWords } from './postgres-schema.js';
 import { withTransaction } from './postgres-transaction.js';
@@ -243,8 +248,12 @@ export const SCHEMA_VERSION = MIGRATIONS.reduce(
   0,
 );
 
-/** The tables of the schema, in the order a migration locks them (chunk rows before their bytes, as writes go). */
-const TABLES = ['schema_migrations', 'sessions', 'entries', 'staging', 'retired', 'chunks', 'chunk_data'];
+/**
+ * The tables a migration locks, in this order: the ones large content makes long to wait for first, so that while
+ * it waits for them it holds little. Not `schema_migrations`, which the advisory lock guards and which every
+ * opening process reads first.
+ */
+const TABLES = ['chunk_data', 'chunks', 'entries', 'retired', 'staging', 'sessions'];
 
 /**
  * Brings `schema` up to {@link SCHEMA_VERSION}, idempotently, in one transaction. Under a transaction-scoped
@@ -253,10 +262,10 @@ const TABLES = ['schema_migrations', 'sessions', 'entries', 'staging', 'retired'
  * holder takes, then find the schema current. A migration rebuilds indexes, which takes as long as the tables are
  * large, so it runs without a statement timeout, on a pool of its own when `openMigrationPool` gives one (the
  * driver's own pool fails a statement after its query timeout; the migration pool has none, and is ended after).
- * Each attempt, in a savepoint, first locks the schema's tables, waiting for another client's transaction that has
+ * Each attempt, in a savepoint, first locks the driver's tables, waiting for another client's transaction that has
  * read one at most a fifth of a second, then up to a second (that client's peers queue behind the wait, no
  * longer); on a timeout or a deadlock it rolls back to the savepoint, which lets go of every table, pauses at least
- * as long and tries again, until `lockWaitMs` have passed since the call began (one attempt at least): then it fails
+ * as long and tries again, giving up within `lockWaitMs` of the call's start (one attempt at least): then it fails
  * with `STORE_UNAVAILABLE` naming the connections that hold the locks, having changed nothing.
  */
 export async function migrate(
@@ -271,21 +280,28 @@ export async function migrate(
   const migrationPool = options.openMigrationPool ? await options.openMigrationPool() : pool;
   try {
     await withTransaction(migrationPool, async (client) => {
+      // No bound the server's or the role's settings set: the migration takes as long as its tables are large,
+      // and bounds its own lock waits below. (transaction_timeout exists from PostgreSQL 17 on.)
       await client.query('SET LOCAL statement_timeout = 0');
       await client.query('SET LOCAL lock_timeout = 0');
+      await client.query('SET LOCAL idle_in_transaction_session_timeout = 0');
+      await client.query(
+        `DO $do$ BEGIN IF current_setting('server_version_num')::integer >= 170000 THEN EXECUTE 'SET LOCAL transaction_timeout = 0'; END IF; END $do$`,
+      );
       await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
         `agent-scratchpad:${schema}`,
       ]);
       const remaining = options.lockWaitMs - (Date.now() - started);
-      await retryOnLockTimeout(client, schema, remaining, async (lockTimeout) => {
+      await retryOnLockTimeout(client, { schema, tables: TABLES }, remaining, async (lockTimeout) => {
         await client.query('SAVEPOINT migration_attempt');
         try {
           await client.query(lockTimeout);
           await applyMigrations(client, schema, quoted, target);
           await client.query('RELEASE SAVEPOINT migration_attempt');
         } catch (error) {
-          // A failing rollback (a broken connection) is what the transaction then fails with.
-          await client.query('ROLLBACK TO SAVEPOINT migration_attempt');
+          // Only a lost lock wait is tried again, from the savepoint (which lets go of every table); any other
+          // error fails the whole transaction as it is, and so does a rollback that fails (a broken connection).
+          if (isLostLockWait(error)) await client.query('ROLLBACK TO SAVEPOINT migration_attempt');
           throw error;
         }
       });
