@@ -85,8 +85,8 @@ export interface PostgresDriverConfig {
    * caller, but whether that statement took effect is then unknown. Opening a connection may take as long, at
    * most 10 s. Schema migrations run without it, and wait for another process's migration as long as it takes,
    * but try to lock their tables, which other clients' transactions may hold, giving up within this long of the
-   * opening's start (one try at least; then `STORE_UNAVAILABLE`, nothing changed). Apart from that, only for the pool the
-   * driver creates; a pool you pass keeps its own settings.
+   * opening's start (one try at least; then `STORE_UNAVAILABLE`, nothing changed). Apart from that, only for the
+   * pool the driver creates; a pool you pass keeps its own settings.
    *
    * The driver's own pool also prepares its entry lookup as a named statement on each connection. Behind a
    * pooler in transaction mode, use one that keeps prepared statements per client (PgBouncer 1.21+ with

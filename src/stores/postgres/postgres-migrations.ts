@@ -333,14 +333,13 @@ async function applyMigrations(
   if (version === SCHEMA_VERSION) return;
   // Every table the migrations change, locked before any of their work, so an attempt that times out on one has
   // nothing to do again (while it waits it holds the tables before it in the list, hence the deadlocks retried).
-  // Only this driver's tables: a schema it shares with others' tables (public, say) keeps those free.
-  const tables = await client.query(
-    `SELECT t.name FROM unnest($2::text[]) WITH ORDINALITY AS t(name, at)
-     WHERE to_regclass(format('%I.%I', $1::text, t.name)) IS NOT NULL ORDER BY t.at`,
-    [schema, TABLES],
-  );
-  const names = tables.rows.map((row) => `${quoted}.${String(row.name)}`);
-  if (names.length > 0) await client.query(`LOCK TABLE ${names.join(', ')} IN ACCESS EXCLUSIVE MODE`);
+  // Only this driver's tables: a schema it shares with others' tables (public, say) keeps those free. Migration 1
+  // made them all, so they exist at any version but 0, where there is nothing to wait for.
+  if (version > 0) {
+    await client.query(
+      `LOCK TABLE ${TABLES.map((table) => `${quoted}.${table}`).join(', ')} IN ACCESS EXCLUSIVE MODE`,
+    );
+  }
   for (const migration of MIGRATIONS) {
     if (migration.version <= version) continue;
     for (const statement of migration.statements(quoted)) await client.query(statement);

@@ -142,10 +142,12 @@ export class PostgresIndexing {
   }
 }
 
-/** Whether `a` comes before `b` in the entries' order (names in byte order, as their "C" collation sorts them). */
+/**
+ * Whether `a` comes before `b` in the entries' order: by name as their "C" collation sorts them (names are ASCII,
+ * `core/names.ts`, so code-unit order is byte order), then by seq.
+ */
 function isBefore(a: IndexPosition, b: IndexPosition): boolean {
-  if (a.name === b.name) return a.seq < b.seq;
-  return Buffer.compare(Buffer.from(a.name, 'utf8'), Buffer.from(b.name, 'utf8')) < 0;
+  return a.name === b.name ? a.seq < b.seq : a.name < b.name;
 }
 
 /** Bytes of the session's text chunks, and how many of them are indexed. */
