@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Proves `agent-scratchpad/test` works after a production install: packs the package, installs the tarball into a
+# Proves `llm-scratchpad/test` works after a production install: packs the package, installs the tarball into a
 # fresh project with `--omit=dev` plus the kit's optional peers (vitest, fast-check, at the versions this repo
 # tests with), and runs the store contract suite there against a driver written outside the package
 # (test/packed-install/). Needs `npm run build` first.
@@ -41,5 +41,5 @@ if [ -d node_modules/typescript ] || [ -d node_modules/@biomejs ]; then
   echo "a devDependency was installed with --omit=dev" >&2
   exit 1
 fi
-echo "+ store contract from the packed agent-scratchpad/test, in $consumer"
+echo "+ store contract from the packed llm-scratchpad/test, in $consumer"
 npx vitest run

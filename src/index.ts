@@ -1,9 +1,9 @@
 /**
- * agent-scratchpad: keep what does not fit in an LLM's context outside it, without losing it.
+ * llm-scratchpad: keep what does not fit in an LLM's context outside it, without losing it.
  *
  * The root export is the service, its context-management parts (offload, previews, compaction, notes,
  * references, tokens) and the in-memory store. Backends, tools, MCP, the runtime and the test kit have their own
- * subpath exports (`agent-scratchpad/sqlite`, `/fs`, `/postgres`, `/memory`, `/tools`, `/mcp`, `/runtime`,
+ * subpath exports (`llm-scratchpad/sqlite`, `/fs`, `/postgres`, `/memory`, `/tools`, `/mcp`, `/runtime`,
  * `/test`). Every export is listed here on purpose: a new one is a deliberate diff of this file and of the pins in
  * `test/public-api.test.ts`.
  */
@@ -76,7 +76,7 @@ export { defaultDatabasePath } from './stores/open-store.js';
 export { createMemoryDriver } from './stores/memory/index.js';
 /** The in-memory store's driver class. */
 export { MemoryDriver } from './stores/memory/index.js';
-/** The driver spec a backend implements (`runStoreContract` in `agent-scratchpad/test` checks one). */
+/** The driver spec a backend implements (`runStoreContract` in `llm-scratchpad/test` checks one). */
 export type {
   ChunkInFile,
   ChunkInPostgres,

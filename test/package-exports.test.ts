@@ -24,7 +24,7 @@ function load(specifier: string): { modules: string[]; exports: string[] } {
 
 describe('package entry points (built dist)', () => {
   it('the root export loads no optional backend: neither pg nor better-sqlite3', () => {
-    const { modules, exports } = load('agent-scratchpad');
+    const { modules, exports } = load('llm-scratchpad');
     expect(modules.some((path) => /node_modules\/pg\//.test(path))).toBe(false);
     expect(modules.some((path) => /better-sqlite3/.test(path))).toBe(false);
     expect(exports).toEqual(
@@ -46,14 +46,14 @@ describe('package entry points (built dist)', () => {
   });
 
   it('every subpath resolves and exports its factory', () => {
-    expect(load('agent-scratchpad/sqlite').exports).toContain('createSqliteDriver');
-    expect(load('agent-scratchpad/fs').exports).toContain('createFsDriver');
-    expect(load('agent-scratchpad/memory').exports).toContain('createMemoryDriver');
-    const postgres = load('agent-scratchpad/postgres');
+    expect(load('llm-scratchpad/sqlite').exports).toContain('createSqliteDriver');
+    expect(load('llm-scratchpad/fs').exports).toContain('createFsDriver');
+    expect(load('llm-scratchpad/memory').exports).toContain('createMemoryDriver');
+    const postgres = load('llm-scratchpad/postgres');
     expect(postgres.exports).toContain('createPostgresDriver');
     // pg is loaded lazily, when a driver connects without a pool of its own.
     expect(postgres.modules.some((path) => /node_modules\/pg\//.test(path))).toBe(false);
-    expect(load('agent-scratchpad/tools').exports).toEqual(
+    expect(load('llm-scratchpad/tools').exports).toEqual(
       expect.arrayContaining([
         'createDefaultPreset',
         'wrapTools',
@@ -63,10 +63,10 @@ describe('package entry points (built dist)', () => {
         'createPreset',
       ]),
     );
-    expect(load('agent-scratchpad/mcp').exports).toEqual(
+    expect(load('llm-scratchpad/mcp').exports).toEqual(
       expect.arrayContaining(['createMcpServer', 'startMcpProxy']),
     );
-    expect(load('agent-scratchpad/runtime').exports).toEqual(
+    expect(load('llm-scratchpad/runtime').exports).toEqual(
       expect.arrayContaining([
         'runTurn',
         'runQuery',
@@ -83,7 +83,7 @@ describe('package entry points (built dist)', () => {
         'openScheduler',
       ]),
     );
-    expect(load('agent-scratchpad/test').exports).toEqual(
+    expect(load('llm-scratchpad/test').exports).toEqual(
       expect.arrayContaining(['runStoreContract', 'startFakeOllama']),
     );
   });

@@ -220,7 +220,7 @@ describe('public API', () => {
       if (added.length > 0 || removed.length > 0) {
         expect.fail(
           [
-            `agent-scratchpad${subpath.slice(1)} (${source}) no longer matches PUBLIC_API in test/public-api.test.ts.`,
+            `llm-scratchpad${subpath.slice(1)} (${source}) no longer matches PUBLIC_API in test/public-api.test.ts.`,
             added.length > 0
               ? `Exported but not pinned (add to the pin if deliberate, else stop exporting): ${added.join(', ')}`
               : '',
@@ -289,21 +289,21 @@ describe('provider entry points (built dist)', () => {
 
   it('every other entry point, /runtime included, loads no provider SDK (resolveModel imports one on first use)', () => {
     const others = entryPoints
-      .map((entry) => `agent-scratchpad${entry.subpath.slice(1)}`)
+      .map((entry) => `llm-scratchpad${entry.subpath.slice(1)}`)
       .filter((specifier) => !/\/runtime\/(ollama|openai|anthropic)$/.test(specifier));
-    expect(others).toContain('agent-scratchpad/runtime');
+    expect(others).toContain('llm-scratchpad/runtime');
     expect(sdksLoadedBy(...others)).toEqual(Object.fromEntries(others.map((specifier) => [specifier, []])));
   });
 
   it('each provider subpath loads its own SDK and no other', () => {
-    expect(sdksLoadedBy('agent-scratchpad/runtime/ollama')).toEqual({
-      'agent-scratchpad/runtime/ollama': ['ollama'],
+    expect(sdksLoadedBy('llm-scratchpad/runtime/ollama')).toEqual({
+      'llm-scratchpad/runtime/ollama': ['ollama'],
     });
-    expect(sdksLoadedBy('agent-scratchpad/runtime/openai')).toEqual({
-      'agent-scratchpad/runtime/openai': ['openai'],
+    expect(sdksLoadedBy('llm-scratchpad/runtime/openai')).toEqual({
+      'llm-scratchpad/runtime/openai': ['openai'],
     });
-    expect(sdksLoadedBy('agent-scratchpad/runtime/anthropic')).toEqual({
-      'agent-scratchpad/runtime/anthropic': ['@anthropic-ai/sdk'],
+    expect(sdksLoadedBy('llm-scratchpad/runtime/anthropic')).toEqual({
+      'llm-scratchpad/runtime/anthropic': ['@anthropic-ai/sdk'],
     });
   });
 });

@@ -3,7 +3,7 @@
  * string `code`; bugs still throw plain errors.
  */
 
-const BRAND = Symbol.for('agent-scratchpad.error');
+const BRAND = Symbol.for('llm-scratchpad.error');
 
 /** Documented error codes. Tools turn these into results a model can act on. */
 export type ScratchpadErrorCode =

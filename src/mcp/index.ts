@@ -1,5 +1,5 @@
 /**
- * `agent-scratchpad/mcp`: the MCP server (one session's tools and entry resources, over stdio or HTTP) and the MCP
+ * `llm-scratchpad/mcp`: the MCP server (one session's tools and entry resources, over stdio or HTTP) and the MCP
  * proxy that adds offloading to any MCP server.
  */
 // biome-ignore-all assist/source/organizeImports: one export per statement, each with its TSDoc, in reading order

@@ -1,5 +1,5 @@
 /**
- * The Anthropic provider, as `agent-scratchpad/runtime/anthropic`: a {@link LanguageModel} over the Messages API
+ * The Anthropic provider, as `llm-scratchpad/runtime/anthropic`: a {@link LanguageModel} over the Messages API
  * through the official `@anthropic-ai/sdk` client. Importing this entry point loads that client and no other
  * provider SDK.
  */

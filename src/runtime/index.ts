@@ -1,10 +1,10 @@
 /**
- * The agent runtime of seed 002, as a library: `agent-scratchpad/runtime`. Run a turn or a query, load the
+ * The agent runtime of seed 002, as a library: `llm-scratchpad/runtime`. Run a turn or a query, load the
  * config and its tiers, manage signed executors and the sandbox around them, the vaglio, the pre-filter, the
  * mnestome and compose, and the scheduler.
  *
  * The model providers have their own entry points, so that importing one loads one SDK:
- * `agent-scratchpad/runtime/ollama`, `agent-scratchpad/runtime/openai` and `agent-scratchpad/runtime/anthropic`.
+ * `llm-scratchpad/runtime/ollama`, `llm-scratchpad/runtime/openai` and `llm-scratchpad/runtime/anthropic`.
  * This entry point loads none of them: `resolveModel` imports the configured provider's SDK on the model's first
  * request.
  *

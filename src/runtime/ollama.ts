@@ -1,5 +1,5 @@
 /**
- * The Ollama provider, as `agent-scratchpad/runtime/ollama`: a {@link LanguageModel} over Ollama's `/api/chat`
+ * The Ollama provider, as `llm-scratchpad/runtime/ollama`: a {@link LanguageModel} over Ollama's `/api/chat`
  * through the official `ollama` client. Importing this entry point loads that client and no other provider SDK.
  */
 export type { LanguageModel } from './model/language-model.js';

@@ -1,5 +1,5 @@
 /**
- * The OpenAI-compatible provider, as `agent-scratchpad/runtime/openai`: a {@link LanguageModel} over the Chat
+ * The OpenAI-compatible provider, as `llm-scratchpad/runtime/openai`: a {@link LanguageModel} over the Chat
  * Completions API (OpenAI, or any server that speaks it) through the official `openai` client. Importing this
  * entry point loads that client and no other provider SDK.
  */

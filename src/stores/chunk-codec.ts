@@ -248,7 +248,7 @@ function checkedLength(data: Buffer, bytes: number, place: ChunkPlace): Buffer {
     'STORE_CORRUPT',
     `Chunk ${place.seq} of ${place.where} has ${data.byteLength} bytes; its index says ${bytes}.`,
     {
-      hint: 'The store was changed outside agent-scratchpad; delete the entry and write it again.',
+      hint: 'The store was changed outside llm-scratchpad; delete the entry and write it again.',
       details: { where: place.where, seq: place.seq },
     },
   );
@@ -259,7 +259,7 @@ function undecodable(codec: number, place: ChunkPlace, cause: unknown): Scratchp
     'STORE_CORRUPT',
     `Chunk ${place.seq} of ${place.where} does not decompress as ${codecName(codec)}.`,
     {
-      hint: 'The store was changed outside agent-scratchpad; delete the entry and write it again.',
+      hint: 'The store was changed outside llm-scratchpad; delete the entry and write it again.',
       details: { where: place.where, seq: place.seq, codec: codecName(codec) },
       cause,
     },
@@ -270,14 +270,14 @@ function codecUnavailable(codec: number, place: ChunkPlace | undefined): Scratch
   const name = codecName(codec);
   const known = Object.values(CODEC_IDS).includes(codec);
   const message = !known
-    ? `${place ? `Chunk ${place.seq} of ${place.where} is stored with ${name}, which` : `${name}`} is unknown to this version of agent-scratchpad.`
+    ? `${place ? `Chunk ${place.seq} of ${place.where} is stored with ${name}, which` : `${name}`} is unknown to this version of llm-scratchpad.`
     : place
       ? `Chunk ${place.seq} of ${place.where} is compressed with ${name}, which this Node.js (${process.version}) cannot decompress.`
       : `Compression ${name} is not available in this Node.js (${process.version}).`;
   return new ScratchpadError('CODEC_UNAVAILABLE', message, {
     hint: known
       ? 'zstd is in node:zlib from Node 22.15 and 23.8: open the store with such a Node, or write with compression "brotli" (every supported Node has it).'
-      : 'The store was written by a newer agent-scratchpad: upgrade to read it.',
+      : 'The store was written by a newer llm-scratchpad: upgrade to read it.',
     details: { codec: name, node: process.version, ...(place ? { where: place.where, seq: place.seq } : {}) },
   });
 }

@@ -1,5 +1,5 @@
 /**
- * Test utilities, exported as `agent-scratchpad/test`: the store contract suite every backend must pass (it
+ * Test utilities, exported as `llm-scratchpad/test`: the store contract suite every backend must pass (it
  * needs vitest), and fake provider servers that speak the Ollama, OpenAI and Anthropic wire protocols.
  */
 // biome-ignore-all assist/source/organizeImports: one export per statement, each with its TSDoc, in reading order

@@ -1,6 +1,6 @@
 /**
  * LLM tools over the scratchpad: the default tool set, the seed presets, adapters for OpenAI, Anthropic and the
- * AI SDK, and `wrapTools` to offload large results of your own tools. Import from `agent-scratchpad/tools`.
+ * AI SDK, and `wrapTools` to offload large results of your own tools. Import from `llm-scratchpad/tools`.
  * Every export below is deliberate (test/public-api.test.ts pins the list). Session-notes helpers
  * (`injectNotes`, `injectIntoLatestUserMessage`, …) are exported once, from the root entry point.
  */

@@ -1,5 +1,5 @@
 // Runs inside a fresh project that installed the packed tarball with `--omit=dev` (scripts/packed-install.sh).
-import { runStoreContract } from 'agent-scratchpad/test';
+import { runStoreContract } from 'llm-scratchpad/test';
 import { afterAll, expect } from 'vitest';
 import { ForwardingDriver } from './forwarding-driver.js';
 

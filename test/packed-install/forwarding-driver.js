@@ -1,7 +1,7 @@
 // A third-party StoreDriver, written against the installed package only: it keeps its own call log and
 // forwards every operation to the package's in-memory driver. `contract.test.js` runs the published contract
 // suite against it, the way a backend outside this repository would.
-import { createMemoryDriver } from 'agent-scratchpad/memory';
+import { createMemoryDriver } from 'llm-scratchpad/memory';
 
 export class ForwardingDriver {
   constructor() {

@@ -112,7 +112,7 @@ async function ensureOne(sourceFolder: string, context: InstallContext): Promise
       'EXECUTOR_INVALID',
       `shipped executor ${sourceFolder} is broken: ${source.reason}`,
       {
-        hint: 'reinstall the agent-scratchpad package',
+        hint: 'reinstall the llm-scratchpad package',
         details: { dir: sourceFolder },
       },
     );

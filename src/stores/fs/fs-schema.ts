@@ -87,7 +87,7 @@ function checkLayoutFile(layout: FsLayout): void {
       'STORE_UNAVAILABLE',
       `${path} describes ${JSON.stringify(parsed?.format)} version ${JSON.stringify(parsed?.version)}; this driver reads ${LAYOUT_FORMAT} version ${LAYOUT_VERSION}.`,
       {
-        hint: 'Open it with the agent-scratchpad version that wrote it, or point fs: at another directory.',
+        hint: 'Open it with the llm-scratchpad version that wrote it, or point fs: at another directory.',
         details: { path },
       },
     );

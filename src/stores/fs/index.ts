@@ -1,4 +1,4 @@
-/** `agent-scratchpad/fs`: the store as a plain directory of `cat`-able files, one folder per session. */
+/** `llm-scratchpad/fs`: the store as a plain directory of `cat`-able files, one folder per session. */
 // biome-ignore-all assist/source/organizeImports: one export per statement, each with its TSDoc, in reading order
 
 /** Opens the directory store (created if missing). */

@@ -40,7 +40,7 @@ async function notReal(path: string, link: boolean): Promise<ScratchpadError> {
       ? `The fs store's ${path} is a symbolic link${target === undefined ? '' : ` to ${target}`}, not a directory inside the store; nothing was read, written or deleted through it.`
       : `The fs store's ${path} is not a directory; nothing was read, written or deleted there.`,
     {
-      hint: `Something outside agent-scratchpad replaced it. Remove ${path} (it is recreated as needed), then retry.`,
+      hint: `Something outside llm-scratchpad replaced it. Remove ${path} (it is recreated as needed), then retry.`,
       details: { path, ...(target === undefined ? {} : { target }) },
     },
   );

@@ -1,5 +1,5 @@
 /**
- * `agent-scratchpad/postgres`: the PostgreSQL store. Needs the optional `pg` package unless you pass a pool.
+ * `llm-scratchpad/postgres`: the PostgreSQL store. Needs the optional `pg` package unless you pass a pool.
  */
 // biome-ignore-all assist/source/organizeImports: one export per statement, each with its TSDoc, in reading order
 

@@ -92,7 +92,7 @@ export async function createPgPool(
     // Idle connections to a host that went away are noticed (and dropped) instead of failing the next call.
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
-    application_name: 'agent-scratchpad',
+    application_name: 'llm-scratchpad',
   });
   // An idle connection the server drops emits 'error' on the pool; unhandled, that event would kill the
   // process. The next query simply opens a new connection (or fails with STORE_UNAVAILABLE).

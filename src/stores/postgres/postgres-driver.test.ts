@@ -426,7 +426,7 @@ describe('postgres driver', () => {
     ]);
     const tooNew = await rejection(createPostgresDriver({ connectionString: url, schema }));
     expect(tooNew.code).toBe('STORE_UNAVAILABLE');
-    expect(tooNew.hint).toContain('Upgrade agent-scratchpad');
+    expect(tooNew.hint).toContain('Upgrade llm-scratchpad');
   });
 
   it("keeps the previous release's write_entry beside the new one, for processes of that release still running", async () => {

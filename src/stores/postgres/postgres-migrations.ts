@@ -384,9 +384,9 @@ function lockedOut(exhausted: LockWaitExhausted, target: PostgresTarget, schema:
 function tooNew(version: number, target: PostgresTarget, schema: string): ScratchpadError {
   return new ScratchpadError(
     'STORE_UNAVAILABLE',
-    `The Scratchpad tables in ${formatTarget(target)}, schema ${schema}, are at version ${version}; this version of agent-scratchpad knows up to ${SCHEMA_VERSION}.`,
+    `The Scratchpad tables in ${formatTarget(target)}, schema ${schema}, are at version ${version}; this version of llm-scratchpad knows up to ${SCHEMA_VERSION}.`,
     {
-      hint: 'Upgrade agent-scratchpad, or use another schema or database.',
+      hint: 'Upgrade llm-scratchpad, or use another schema or database.',
       details: { version, supported: SCHEMA_VERSION },
     },
   );

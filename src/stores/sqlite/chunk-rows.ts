@@ -107,7 +107,7 @@ export function toChunkInfo(row: ChunkRow): ChunkInfo {
 /** The `STORE_CORRUPT` of a chunk whose row or bytes are missing. */
 export function missingChunk(content: number, seq: number): ScratchpadError {
   return new ScratchpadError('STORE_CORRUPT', `Chunk ${seq} of content ${content} is missing.`, {
-    hint: 'The file was changed outside agent-scratchpad; delete the entry and write it again.',
+    hint: 'The file was changed outside llm-scratchpad; delete the entry and write it again.',
     details: { content, seq },
   });
 }
@@ -161,7 +161,7 @@ function openFile(
         'STORE_CORRUPT',
         `Chunk ${row.seq} of content ${content} is in ${path}, which is missing.`,
         {
-          hint: 'A side file was deleted or moved outside agent-scratchpad (keep <database>.blobs next to the database); delete the entry and write it again.',
+          hint: 'A side file was deleted or moved outside llm-scratchpad (keep <database>.blobs next to the database); delete the entry and write it again.',
           details: { content, seq: row.seq, path },
           cause: error,
         },
@@ -193,7 +193,7 @@ function checkedChunk(content: number, row: StoredChunkRow, data: Buffer): Store
       'STORE_CORRUPT',
       `Chunk ${row.seq} of content ${content} has ${data.byteLength} stored bytes; its index says ${storedSize(row)}.`,
       {
-        hint: 'The store was changed outside agent-scratchpad; delete the entry and write it again.',
+        hint: 'The store was changed outside llm-scratchpad; delete the entry and write it again.',
         details: { content, seq: row.seq },
       },
     );

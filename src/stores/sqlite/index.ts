@@ -1,4 +1,4 @@
-/** `agent-scratchpad/sqlite`: the default store, one SQLite file (large content in side files next to it). */
+/** `llm-scratchpad/sqlite`: the default store, one SQLite file (large content in side files next to it). */
 // biome-ignore-all assist/source/organizeImports: one export per statement, each with its TSDoc, in reading order
 
 /** Opens the SQLite store at a path, or over a database you opened. */

@@ -102,7 +102,7 @@ function parseMetadata(row: EntryRow): JsonObject {
       'STORE_CORRUPT',
       `The metadata of entry "${row.name}" in session "${row.session}" is not valid JSON.`,
       {
-        hint: 'The row was changed outside agent-scratchpad; fix or delete it with the sqlite3 shell.',
+        hint: 'The row was changed outside llm-scratchpad; fix or delete it with the sqlite3 shell.',
         details: { session: row.session, name: row.name },
         cause: error,
       },

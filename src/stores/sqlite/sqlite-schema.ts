@@ -260,9 +260,9 @@ export function migrateSchema(database: SqliteDatabase, path: string): void {
     if (version > SCHEMA_VERSION) {
       throw new ScratchpadError(
         'STORE_UNAVAILABLE',
-        `The store ${path} has schema version ${version}; this version of agent-scratchpad reads up to ${SCHEMA_VERSION}.`,
+        `The store ${path} has schema version ${version}; this version of llm-scratchpad reads up to ${SCHEMA_VERSION}.`,
         {
-          hint: 'Upgrade agent-scratchpad, or use another database file.',
+          hint: 'Upgrade llm-scratchpad, or use another database file.',
           details: { path, version, supported: SCHEMA_VERSION },
         },
       );

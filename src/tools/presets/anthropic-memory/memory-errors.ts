@@ -1,7 +1,7 @@
 import { inspect } from 'node:util';
 import { ScratchpadError, type ScratchpadErrorCode } from '../../../core/errors.js';
 
-const MEMORY_BRAND = Symbol.for('agent-scratchpad.memory-tool-error');
+const MEMORY_BRAND = Symbol.for('llm-scratchpad.memory-tool-error');
 
 /**
  * A failure of one memory command, with exactly the message the Anthropic SDK's filesystem handler
