@@ -37,7 +37,10 @@ describe('LinearRegex', () => {
     const text = fc.stringMatching(/^[ab1 x\n]{0,40}$/);
     fc.assert(
       fc.property(pattern, text, fc.boolean(), (source, input, ignoreCase) => {
-        const ours = [...LinearRegex.compile(source, { ignoreCase }).matches(input)].map((m) => [m.start, m.end]);
+        const ours = [...LinearRegex.compile(source, { ignoreCase }).matches(input)].map((m) => [
+          m.start,
+          m.end,
+        ]);
         const theirs = [...input.matchAll(new RegExp(source, ignoreCase ? 'gim' : 'gm'))].map((m) => [
           m.index,
           m.index + m[0].length,

@@ -76,7 +76,8 @@ export class LinearRegex {
     const matcher = this.#matcherFor(input);
     if (from > inputLength(input) || !matcher.find(from)) return undefined;
     const groups: Array<string | undefined> = [];
-    for (let group = 0; group <= matcher.groupCount(); group++) groups.push(matcher.group(group) ?? undefined);
+    for (let group = 0; group <= matcher.groupCount(); group++)
+      groups.push(matcher.group(group) ?? undefined);
     return { start: matcher.start(), end: matcher.end(), groups };
   }
 
