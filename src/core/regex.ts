@@ -1,17 +1,17 @@
-import RE2 from 're2';
 import { ScratchpadError } from './errors.js';
+import { LinearRegex } from './linear-regex.js';
 
 /** Options for {@link compilePattern}. */
 export interface PatternOptions {
   ignoreCase?: boolean;
 }
 
-/** A compiled line pattern: RE2 (linear time, no backtracking) or a plain literal for `Buffer.indexOf`. */
+/** A compiled line pattern: a {@link LinearRegex} (linear time, no backtracking) or a plain literal for `Buffer.indexOf`. */
 export type CompiledPattern =
   | {
-      kind: 're2';
+      kind: 'regex';
       source: string;
-      regex: RE2;
+      regex: LinearRegex;
       /** True when no match can contain a newline, so a match's last byte is on the line where it starts. */
       lineLocal: boolean;
     }
@@ -20,8 +20,8 @@ export type CompiledPattern =
 const META = /[\\^$.|?*+()[\]{}]/;
 
 /**
- * Compiles a user or model supplied pattern. Patterns run on RE2, so a pathological pattern cannot hang the
- * process; features RE2 lacks (lookaround, backreferences) are an `INVALID_REGEX` error that says so.
+ * Compiles a user or model supplied pattern. Patterns run on RE2's automata ({@link LinearRegex}), so a
+ * pathological pattern cannot hang the process; features RE2 lacks (lookaround, backreferences) are an `INVALID_REGEX` error that says so.
  * A pattern without metacharacters becomes a literal search (faster).
  */
 export function compilePattern(pattern: string, options: PatternOptions = {}): CompiledPattern {
@@ -43,8 +43,8 @@ export function compilePattern(pattern: string, options: PatternOptions = {}): C
     return { kind: 'literal', source: pattern, needle: Buffer.from(pattern, 'utf8') };
   }
   try {
-    const regex = new RE2(pattern, options.ignoreCase ? 'gmi' : 'gm');
-    return { kind: 're2', source: pattern, regex, lineLocal: !canMatchNewline(pattern) };
+    const regex = LinearRegex.compile(pattern, { ignoreCase: options.ignoreCase === true });
+    return { kind: 'regex', source: pattern, regex, lineLocal: !canMatchNewline(pattern) };
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     const unsupported = /\(\?[=!<]|\\[1-9]/.test(pattern);
@@ -71,28 +71,8 @@ export function findMatch(pattern: CompiledPattern, buffer: Buffer, from: number
     const at = buffer.indexOf(pattern.needle, from);
     return at === -1 || at >= to ? -1 : at;
   }
-  const regex = pattern.regex;
-  regex.lastIndex = from;
-  const match = regex.exec(buffer);
-  if (match === null) return -1;
-  return match.index < to ? match.index : -1;
-}
-
-/**
- * A byte on the first line at or after `from` (and before `to`) that holds a match, or -1. Cheaper than
- * {@link findMatch} when only the matching lines matter (counting): for a line-local RE2 pattern it uses
- * `test()`, which reports where the match ends without building a match object (about 2x faster on many matches).
- */
-export function findMatchingLine(pattern: CompiledPattern, buffer: Buffer, from: number, to: number): number {
-  if (pattern.kind === 'literal' || !pattern.lineLocal) return findMatch(pattern, buffer, from, to);
-  const regex = pattern.regex;
-  regex.lastIndex = from;
-  if (!regex.test(buffer)) return -1;
-  const end = regex.lastIndex;
-  // At the boundary only exec can tell an empty match at `to` (outside) from one ending there (inside).
-  if (end >= to) return findMatch(pattern, buffer, from, to);
-  // A non-empty match ends after its last byte, which is on its line; an empty match at a line start is that line.
-  return end > from && buffer[end - 1] !== 10 ? end - 1 : end;
+  const match = pattern.regex.find(buffer, from);
+  return match !== undefined && match.start < to ? match.start : -1;
 }
 
 /**

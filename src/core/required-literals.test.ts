@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import RE2 from 're2';
 import { describe, expect, it } from 'vitest';
+import { LinearRegex } from './linear-regex.js';
 import { literalAlternatives, requiredLiterals } from './required-literals.js';
 
 describe('requiredLiterals', () => {
@@ -35,7 +35,7 @@ describe('requiredLiterals', () => {
       expect(requiredLiterals(pattern, false), pattern).toBeUndefined();
   });
 
-  it('property: every match RE2 finds contains one of the literals', () => {
+  it('property: every match the linear engine finds contains one of the literals', () => {
     const atom = fc.constantFrom(
       'a',
       'b',
@@ -78,9 +78,9 @@ describe('requiredLiterals', () => {
         if (literals === undefined) return;
         expect(literals.length).toBeGreaterThan(0);
         for (const literal of literals) expect(literal.length).toBeGreaterThan(0);
-        const regex = new RE2(pattern, ignoreCase ? 'gmi' : 'gm');
-        for (const match of text.matchAll(regex as unknown as RegExp)) {
-          const matched = match[0];
+        const regex = LinearRegex.compile(pattern, { ignoreCase });
+        for (const match of regex.matches(text)) {
+          const matched = text.slice(match.start, match.end);
           expect(
             literals.some((literal) => matched.includes(literal)),
             `${pattern} matched ${JSON.stringify(matched)}`,
@@ -112,7 +112,7 @@ describe('literalAlternatives', () => {
       expect(literalAlternatives(pattern), pattern).toBeUndefined();
   });
 
-  it('property: on every line, RE2 matches exactly where the first of the strings is', () => {
+  it('property: on every line, the linear engine matches exactly where the first of the strings is', () => {
     const atom = fc.constantFrom(
       'a',
       'b',
@@ -142,11 +142,11 @@ describe('literalAlternatives', () => {
         const strings = literalAlternatives(pattern);
         if (strings === undefined) return;
         exact++;
-        const regex = new RE2(pattern, 'm');
+        const regex = LinearRegex.compile(pattern);
         for (const line of text.split('\n')) {
-          const match = regex.exec(line);
+          const match = regex.find(line);
           const firsts = strings.map((string) => line.indexOf(string)).filter((at) => at !== -1);
-          expect(match?.index ?? -1, `${pattern} on ${JSON.stringify(line)}`).toBe(
+          expect(match?.start ?? -1, `${pattern} on ${JSON.stringify(line)}`).toBe(
             firsts.length === 0 ? -1 : Math.min(...firsts),
           );
         }

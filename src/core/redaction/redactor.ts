@@ -1,5 +1,5 @@
-import RE2 from 're2';
 import { ScratchpadError } from '../errors.js';
+import { LinearRegex } from '../linear-regex.js';
 import { BUILTIN_SECRET_PATTERNS, isPlaceholder, type SecretPattern } from './secret-patterns.js';
 
 /** Options for {@link createRedactor}. */
@@ -20,7 +20,7 @@ export interface RedactionResult {
 }
 
 /**
- * Replaces high-confidence secrets with `[REDACTED:<kind>]`. Linear in the input (every pattern runs on RE2);
+ * Replaces high-confidence secrets with `[REDACTED:<kind>]`. Linear in the input (every pattern runs on RE2's automata, {@link LinearRegex});
  * never throws on any string; the output grows by at most one marker per secret of at least three characters.
  */
 export interface Redactor {
@@ -45,11 +45,9 @@ export function redactionMarker(kind: string): string {
 
 interface CompiledSecretPattern {
   kind: string;
-  regex: RE2;
+  regex: LinearRegex;
   /** Capture groups: 0 = the whole match is the secret; else group 2 is, between kept groups 1 and 3. */
   groups: number;
-  /** The same pattern without `g`, to read the groups of one match. */
-  single: RE2;
 }
 
 const KIND = /^[a-z0-9][a-z0-9-]{0,39}$/;
@@ -117,45 +115,37 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
 /** A redactor that changes nothing. */
 export const NO_REDACTION: Redactor = createRedactor({ enabled: false });
 
-/**
- * Replaces the pattern's secrets. RE2 in Node copies its input on every `exec` or `replace` callback, so a text
- * full of matches would cost its length times their number; one global `match` finds them all in one pass, and
- * each is found again in order with `indexOf` from where the previous one ended (linear in total).
- */
+/** Replaces the pattern's secrets, left to right. */
 function replaceSecrets(
   text: string,
   pattern: CompiledSecretPattern,
   counts: Record<string, number>,
 ): string {
-  const found = text.match(pattern.regex as unknown as RegExp);
-  if (found === null) return text;
   let out = '';
   let cursor = 0;
-  for (const whole of found) {
-    if (whole.length === 0) continue;
-    const at = text.indexOf(whole, cursor);
-    if (at === -1) continue;
-    const replacement = replacementFor(pattern, whole);
-    out += text.slice(cursor, at) + (replacement ?? whole);
-    cursor = at + whole.length;
+  for (const { start, end } of pattern.regex.matches(text)) {
+    if (end === start) continue;
+    const replacement = replacementFor(pattern, text, start);
+    out += text.slice(cursor, start) + (replacement ?? text.slice(start, end));
+    cursor = end;
     if (replacement !== undefined) counts[pattern.kind] = (counts[pattern.kind] ?? 0) + 1;
   }
-  return out + text.slice(cursor);
+  return cursor === 0 ? text : out + text.slice(cursor);
 }
 
-/** The marker for a match, with its kept groups; `undefined` when the secret is a placeholder. */
-function replacementFor(pattern: CompiledSecretPattern, whole: string): string | undefined {
+/** The marker for the match at `start`, with its kept groups; `undefined` when the secret is a placeholder. */
+function replacementFor(pattern: CompiledSecretPattern, text: string, start: number): string | undefined {
   if (pattern.groups < 2) return redactionMarker(pattern.kind);
-  const groups = pattern.single.exec(whole);
-  if (groups === null) return redactionMarker(pattern.kind);
-  const [, before, secret, after] = groups;
+  const match = pattern.regex.exec(text, start);
+  if (match === undefined) return redactionMarker(pattern.kind);
+  const [, before, secret, after] = match.groups;
   if (secret === undefined || secret.length === 0 || isPlaceholder(secret)) return undefined;
   return `${before ?? ''}${redactionMarker(pattern.kind)}${pattern.groups >= 3 ? (after ?? '') : ''}`;
 }
 
 /**
- * Runs `redact` on the well-formed stretches of `text`, keeping lone surrogates where they are: RE2 works on UTF-8
- * and would turn them into U+FFFD (a secret never contains one).
+ * Runs `redact` on the well-formed stretches of `text`, keeping lone surrogates where they are: RE2 works on code
+ * points, and a secret never contains one.
  */
 function aroundLoneSurrogates(text: string, redact: (part: string) => string): string {
   if ((text as string & { isWellFormed(): boolean }).isWellFormed()) return redact(text);
@@ -185,12 +175,12 @@ function compileSecretPattern(source: SecretPattern): CompiledSecretPattern {
       },
     );
   }
-  let regex: RE2;
-  let single: RE2;
-  const flags = `${source.ignoreCase ? 'i' : ''}${source.multiline ? 'm' : ''}`;
+  let regex: LinearRegex;
   try {
-    regex = new RE2(source.pattern, `g${flags}`);
-    single = new RE2(source.pattern, flags);
+    regex = LinearRegex.compile(source.pattern, {
+      ignoreCase: source.ignoreCase === true,
+      multiline: source.multiline === true,
+    });
   } catch (error) {
     throw new ScratchpadError(
       'INVALID_ARGUMENT',
@@ -202,12 +192,7 @@ function compileSecretPattern(source: SecretPattern): CompiledSecretPattern {
       },
     );
   }
-  return { kind: source.kind, regex, single, groups: countGroups(regex) };
-}
-
-/** Capture groups in a compiled pattern: RE2 reports them through a match of the empty alternative. */
-function countGroups(regex: RE2): number {
-  return (new RE2(`(?:${regex.source})|()`, '').exec('')?.length ?? 2) - 2;
+  return { kind: source.kind, regex, groups: regex.groupCount };
 }
 
 /**

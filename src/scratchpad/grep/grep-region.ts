@@ -1,4 +1,4 @@
-import { type CompiledPattern, compilePattern, findMatch, findMatchingLine } from '../../core/regex.js';
+import { type CompiledPattern, compilePattern, findMatch } from '../../core/regex.js';
 import { literalAlternatives, requiredLiterals } from '../../core/required-literals.js';
 import { sampleByteCounts } from './byte-counts.js';
 import { foldableAscii, RegionCopy, SimdNeedle, simdAvailable } from './simd-needle.js';
@@ -60,7 +60,9 @@ export class LineSearcher {
             : literalAlternatives(source)
           : undefined;
     const literals =
-      pattern.kind === 're2' && lineLocal && !alternatives ? requiredLiterals(source, ignoreCase) : undefined;
+      pattern.kind === 'regex' && lineLocal && !alternatives
+        ? requiredLiterals(source, ignoreCase)
+        : undefined;
     const needles = alternatives ?? literals ?? [];
     this.exact = alternatives !== undefined;
     this.#folded = ignoreCase && alternatives !== undefined;
@@ -81,10 +83,7 @@ export class LineSearcher {
     const matchLimit = last ? end + 1 : end;
     let position = 0;
     while (position < end && found.length + more < limit) {
-      const at =
-        found.length < exact
-          ? findMatch(this.pattern, buffer, position, matchLimit)
-          : findMatchingLine(this.pattern, buffer, position, matchLimit);
+      const at = findMatch(this.pattern, buffer, position, matchLimit);
       if (at === -1) break;
       if (found.length < exact) found.push(at);
       else more++;
@@ -138,7 +137,7 @@ export class LineSearcher {
       }
       if (hit === -1) break;
       const lineEnd = lineEndAt(buffer, hit, end);
-      if (this.exact || pattern.kind !== 're2') {
+      if (this.exact || pattern.kind !== 'regex') {
         // The first needle on the line is where the leftmost match starts.
         if (found.length < exact) found.push(hit);
         else more++;
@@ -148,12 +147,10 @@ export class LineSearcher {
       const regex = pattern.regex;
       const lineStart = hit === 0 ? 0 : Math.max(position, buffer.lastIndexOf(10, hit - 1) + 1);
       const line = buffer.subarray(lineStart, lineEnd);
-      regex.lastIndex = 0;
-      if (found.length < exact) {
-        const match = regex.exec(line);
-        if (match !== null) found.push(lineStart + match.index);
-      } else if (regex.test(line)) {
-        more++;
+      const match = regex.find(line);
+      if (match !== undefined) {
+        if (found.length < exact) found.push(lineStart + match.start);
+        else more++;
       }
       position = lineEnd + 1;
     }
