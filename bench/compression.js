@@ -45,7 +45,9 @@ const { compressionAvailable, encodeChunkBytes, decodeChunkBytes } = await impor
 // Loaded only for the store part: --codecs-only runs on a Node whose ABI better-sqlite3 was not built for.
 const { createScratchpad } = CODECS_ONLY ? {} : await import('../dist/index.js');
 const { createSqliteDriver } = CODECS_ONLY ? {} : await import('../dist/stores/sqlite/index.js');
-const Database = CODECS_ONLY ? undefined : (await import('better-sqlite3')).default;
+const openSqliteConnection = CODECS_ONLY
+  ? undefined
+  : (await import('../dist/stores/sqlite/sqlite-binding.js')).openSqliteConnection;
 
 const option = (flag, fallback) => optionValue(flag, fallback, given);
 const SIZE_MIB = Number(option('--size-mib', 32));
@@ -344,8 +346,8 @@ async function pairedGreps(pad, anchor, content, expected, codec) {
 
 /** The store's bytes on disk: the database after folding the WAL back into it, plus its side files. */
 function diskBytes(path) {
-  const database = new Database(path);
-  database.pragma('wal_checkpoint(TRUNCATE)');
+  const database = openSqliteConnection(path);
+  database.exec('PRAGMA wal_checkpoint(TRUNCATE)');
   database.close();
   const blobs = `${path}.blobs`;
   const side = existsSync(blobs)

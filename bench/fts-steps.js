@@ -21,7 +21,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
+import { openSqliteConnection } from '../dist/stores/sqlite/sqlite-binding.js';
 import { optionValue } from './lib/command-line.js';
 import { logPieces } from './lib/log-text.js';
 import { median, printTable, quantile, round } from './lib/measure.js';
@@ -67,7 +67,7 @@ function cutAtNewlines(text, limit) {
 /** Indexes the texts `steps` yields (one transaction each) into a fresh FTS5 table; returns per-step CPU and wall times. */
 async function indexSteps(steps, merging = true) {
   const directory = await mkdtemp(join(tmpdir(), 'scratchpad-fts-steps-'));
-  const database = new Database(join(directory, 'index.db'));
+  const database = openSqliteConnection(join(directory, 'index.db'));
   try {
     database.exec('PRAGMA page_size = 16384');
     database.exec('PRAGMA journal_mode = WAL');

@@ -3,7 +3,7 @@
  * bench script (bench:store calls it for its small-write figures).
  *
  * A 1 KB text written through the service (`createScratchpad` over the SQLite driver opened by path), next to a
- * raw better-sqlite3 insert of the same bytes at the same durability (WAL, `synchronous = NORMAL`, one
+ * raw SQLite insert (the binding the store uses: node:sqlite or @photostructure/sqlite) of the same bytes at the same durability (WAL, `synchronous = NORMAL`, one
  * transaction per insert, a text primary key). Paired and alternated: each round runs a batch of raw inserts and a
  * batch of service writes (the order flips every round); the figure is the per-round ratio of mean latencies
  * (median and range over rounds). Also: bytes the process wrote per write (`wchar` of /proc/self/io: the WAL
@@ -27,7 +27,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
+import { openSqliteConnection } from '../dist/stores/sqlite/sqlite-binding.js';
 import { optionValue as option, requireBuilt } from './lib/command-line.js';
 import { median, printTable, round } from './lib/measure.js';
 
@@ -61,13 +61,13 @@ function kilobyte(index) {
 }
 
 /**
- * The two sides of the comparison on SQLite: raw better-sqlite3 statements (synchronous) and the service.
+ * The two sides of the comparison on SQLite: raw statements on the store's own SQLite binding (synchronous) and the service.
  */
 async function sqliteSides(directory) {
   const { createSqliteDriver } = await import('../dist/stores/sqlite/index.js');
-  const raw = new Database(join(directory, 'raw.db'));
-  raw.pragma('journal_mode = WAL');
-  raw.pragma('synchronous = NORMAL');
+  const raw = openSqliteConnection(join(directory, 'raw.db'));
+  raw.exec('PRAGMA journal_mode = WAL');
+  raw.exec('PRAGMA synchronous = NORMAL');
   raw.exec('CREATE TABLE kv (name TEXT PRIMARY KEY, data BLOB NOT NULL) STRICT');
   const insert = raw.prepare('INSERT INTO kv (name, data) VALUES (?, ?)');
   const replace = raw.prepare('INSERT OR REPLACE INTO kv (name, data) VALUES (?, ?)');

@@ -13,7 +13,7 @@
  *      cold (the store's files dropped from the page cache before every read with posix_fadvise DONTNEED, through
  *      GNU dd, and the store reopened; SQLite only: PostgreSQL's cache is the server's);
  *   4. peak RSS while reading slices of the big entry, in a fresh child process (SQLite);
- *   5. small writes against raw better-sqlite3 (`measureSmallWrites` of bench/small-writes.js), SQLite, and the
+ *   5. small writes against raw SQLite statements (`measureSmallWrites` of bench/small-writes.js), SQLite, and the
  *      first search with its worst event-loop delay (`measureFirstSearch` of bench/first-search.js), on every store.
  * Prints tables with the targets and writes bench/results/store.json. Options:
  *   --size-mib N     size of the big entry (default 1024)        --pairs N   pairs per comparison (default 5)
@@ -29,7 +29,7 @@ import { mkdir, mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
+import { openSqliteConnection } from '../dist/stores/sqlite/sqlite-binding.js';
 import { measureFirstSearch, printFirstSearch } from './first-search.js';
 import { optionValue, requireBuilt } from './lib/command-line.js';
 import { logBuffer, logPieces, random } from './lib/log-text.js';
@@ -333,13 +333,13 @@ async function openStore(store) {
   if (store.url === undefined) {
     const databasePath = join(directory, 'store.db');
     const driver = createSqliteDriver({ path: databasePath });
-    const database = new Database(databasePath);
+    const database = openSqliteConnection(databasePath);
     results.environment.sqlite = database.prepare('SELECT sqlite_version() AS version').get().version;
     return {
       driver,
       databasePath,
       reopen: () => createSqliteDriver({ path: databasePath }),
-      checkpoint: () => database.pragma('wal_checkpoint(TRUNCATE)'),
+      checkpoint: () => database.exec('PRAGMA wal_checkpoint(TRUNCATE)'),
       files: () => {
         const blobs = `${databasePath}.blobs`;
         const sideFiles = existsSync(blobs) ? readdirSync(blobs).map((name) => join(blobs, name)) : [];
@@ -381,7 +381,7 @@ async function openStore(store) {
  */
 async function companions() {
   if (given.includes('--no-companions')) return { skipped: '--no-companions' };
-  log('small writes vs raw better-sqlite3 (bench/small-writes.js)');
+  log('small writes vs raw SQLite statements (bench/small-writes.js)');
   const smallWrites = [await measureSmallWrites({ log })];
   // Against a raw `pg` insert at the server's durability (the fs store has no raw engine to compare with).
   for (const url of STORE_URLS.filter((url) => url !== 'fs')) {

@@ -23,10 +23,10 @@ function load(specifier: string): { modules: string[]; exports: string[] } {
 }
 
 describe('package entry points (built dist)', () => {
-  it('the root export loads no optional backend: neither pg nor better-sqlite3', () => {
+  it('the root export loads no optional backend: neither pg nor a SQLite binding', () => {
     const { modules, exports } = load('llm-scratchpad');
     expect(modules.some((path) => /node_modules\/pg\//.test(path))).toBe(false);
-    expect(modules.some((path) => /better-sqlite3/.test(path))).toBe(false);
+    expect(modules.some((path) => /@photostructure\/sqlite|sqlite-binding\.js/.test(path))).toBe(false);
     expect(exports).toEqual(
       expect.arrayContaining([
         'createScratchpad',

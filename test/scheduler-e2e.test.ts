@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDesiredSignature } from '../src/runtime/mnestome/desired-signature.js';
 import { Mnestome } from '../src/runtime/mnestome/mnestome.js';
+import { openRawConnection } from '../src/stores/sqlite/test-fixtures/raw-connection.js';
 import { builtCli } from './helpers/built-cli.js';
 import { createRunHome, type RunHome } from './helpers/run-home.js';
 
@@ -96,7 +96,7 @@ describe('scratchpad scheduler', () => {
   });
 
   it('keeps every run in the append-only runs table', () => {
-    const database = new Database(join(home.dataDir, 'scheduler.sqlite'));
+    const database = openRawConnection(join(home.dataDir, 'scheduler.sqlite'));
     try {
       const runs = database.prepare('SELECT task, started_at, status FROM runs ORDER BY id').all();
       expect(runs).toEqual([

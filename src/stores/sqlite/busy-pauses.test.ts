@@ -1,27 +1,27 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { probeEventLoop, TEST_STALL_BOUND_MS } from '../../../test/support/event-loop-probe.js';
 import { isBusy, untilNotBusy } from './busy-pauses.js';
+import { openRawConnection, type RawConnection } from './test-fixtures/raw-connection.js';
 
 const root = mkdtempSync(join(tmpdir(), 'scratchpad-busy-pauses-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 /** Two connections to one new WAL file: `holder` takes the write lock, `waiter` (busy_timeout 0) is refused. */
-function twoConnections(name: string): { holder: Database.Database; waiter: Database.Database } {
+function twoConnections(name: string): { holder: RawConnection; waiter: RawConnection } {
   const path = join(root, name);
-  const holder = new Database(path);
+  const holder = openRawConnection(path);
   holder.pragma('journal_mode = WAL');
   holder.exec('CREATE TABLE t (x)');
-  const waiter = new Database(path);
+  const waiter = openRawConnection(path);
   waiter.pragma('busy_timeout = 0');
   return { holder, waiter };
 }
 
 /** An attempt SQLite refuses with SQLITE_BUSY while `holder` holds the write lock (a real SQLite error). */
-function takeWriteLock(waiter: Database.Database): () => 'locked' {
+function takeWriteLock(waiter: RawConnection): () => 'locked' {
   return () => {
     waiter.exec('BEGIN IMMEDIATE');
     waiter.exec('ROLLBACK');

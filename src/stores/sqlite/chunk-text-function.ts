@@ -15,7 +15,7 @@ export const CHUNK_BODY_FUNCTION = 'scratchpad_chunk_body';
  * that content report the error itself.
  */
 export function registerChunkTextFunction(database: SqliteDatabase, blobs: BlobDirectory | undefined): void {
-  // Six declared parameters: better-sqlite3 takes the SQL function's arity from the implementation's length.
+  // Six declared parameters: the SQL function's arity is the implementation's length.
   const chunkBody = (
     codec: unknown,
     data: unknown,

@@ -2,7 +2,6 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ScratchpadError } from '../../core/errors.js';
 import { createScratchpad, type Scratchpad } from '../../scratchpad/scratchpad.js';
@@ -10,6 +9,7 @@ import { expectCode } from '../../testing/expect-code.js';
 import { type ChunkCompression, CODEC_IDS, compressionAvailable } from '../chunk-codec.js';
 import { createSqliteDriver, type SqliteDriver } from './index.js';
 import { MIGRATIONS } from './sqlite-schema.js';
+import { openRawConnection } from './test-fixtures/raw-connection.js';
 
 const root = mkdtempSync(join(tmpdir(), 'scratchpad-sqlite-compressed-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -47,7 +47,7 @@ describe('SQLite compressed chunks', () => {
     pad = createScratchpad({ driver });
   };
   const layout = (name: string): ChunkLayout => {
-    const raw = new Database(path, { readonly: true });
+    const raw = openRawConnection(path, { readOnly: true });
     try {
       return raw
         .prepare(
@@ -139,7 +139,7 @@ describe('SQLite compressed chunks', () => {
   });
 
   it('reads a store written before compression existed (schema 4) as it is, and writes compressed into it', async () => {
-    const legacy = new Database(path);
+    const legacy = openRawConnection(path);
     legacy.pragma('journal_mode = WAL');
     for (const migration of MIGRATIONS.slice(0, 4)) legacy.exec(migration);
     legacy.pragma('user_version = 4');
@@ -170,7 +170,7 @@ describe('SQLite compressed chunks', () => {
     open();
     await pad.write('s1', 'zstd', logText(100 * KIB, 'zstd'));
     await pad.write('s1', 'future', logText(100 * KIB, 'future'));
-    const raw = new Database(path);
+    const raw = openRawConnection(path);
     const mark = (name: string, codec: number): void => {
       raw
         .prepare(
@@ -196,7 +196,7 @@ describe('SQLite compressed chunks', () => {
   it('compressed bytes that were damaged are STORE_CORRUPT', async () => {
     open();
     await pad.write('s1', 'log', logText(100 * KIB, 'damaged'));
-    const raw = new Database(path);
+    const raw = openRawConnection(path);
     raw
       .prepare(
         "UPDATE chunk_data SET data = zeroblob(length(data)) WHERE id = (SELECT chunks.id FROM chunks JOIN entries ON entries.content = chunks.content WHERE entries.name = 'log' AND seq = 0)",

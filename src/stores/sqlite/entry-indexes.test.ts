@@ -1,12 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createScratchpad } from '../../scratchpad/scratchpad.js';
 import { createSqliteDriver } from './index.js';
 import { listEntriesSql } from './list-query.js';
 import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from './sqlite-schema.js';
+import { openRawConnection, type RawConnection } from './test-fixtures/raw-connection.js';
 
 const root = mkdtempSync(join(tmpdir(), 'scratchpad-entry-indexes-'));
 let counter = 0;
@@ -14,7 +14,7 @@ const freshPath = (): string => join(root, `store-${++counter}.db`);
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 /** `EXPLAIN QUERY PLAN` of a list query, one line. */
-function plan(database: Database.Database, query: Parameters<typeof listEntriesSql>[0]): string {
+function plan(database: RawConnection, query: Parameters<typeof listEntriesSql>[0]): string {
   const { sql, parameters } = listEntriesSql(query);
   return (database.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...parameters) as Array<{ detail: string }>)
     .map((row) => row.detail)
@@ -42,14 +42,14 @@ describe('entry indexes (decision 006)', () => {
     expect((await pad.list('s1', { turn: 't2' })).entries.map((listed) => listed.name)).toEqual(['a', 'b']);
     expect((await pad.list('s1', { turn: 't1' })).entries).toEqual([]);
     await pad.close();
-    const database = new Database(path);
+    const database = openRawConnection(path);
     expect(database.pragma('integrity_check', { simple: true })).toBe('ok');
     database.close();
   });
 
   it('migration 9 makes entries_by_turn hold only entries with a turn, and a turn’s listing still searches it', async () => {
     const path = freshPath();
-    const legacy = new Database(path);
+    const legacy = openRawConnection(path);
     legacy.pragma('journal_mode = WAL');
     for (const migration of MIGRATIONS.slice(0, 8)) legacy.exec(migration);
     legacy.pragma('user_version = 8');
@@ -75,7 +75,7 @@ describe('entry indexes (decision 006)', () => {
     expect((await pad.read('s1', 'no-turn')).content).toBe('b');
     await pad.close();
 
-    const database = new Database(path);
+    const database = openRawConnection(path);
     expect(database.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     const index = database
       .prepare("SELECT sql FROM sqlite_schema WHERE type = 'index' AND name = 'entries_by_turn'")

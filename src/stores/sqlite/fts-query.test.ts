@@ -1,7 +1,7 @@
-import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { toFtsQuery } from './fts-query.js';
+import { openRawConnection } from './test-fixtures/raw-connection.js';
 
 describe('toFtsQuery', () => {
   it('quotes each word and joins them with OR', () => {
@@ -17,7 +17,7 @@ describe('toFtsQuery', () => {
   });
 
   it('never produces an FTS5 syntax error, whatever the text', () => {
-    const database = new Database(':memory:');
+    const database = openRawConnection(':memory:');
     database.exec(
       "CREATE VIRTUAL TABLE documents USING fts5 (body, tokenize = 'unicode61 remove_diacritics 2')",
     );

@@ -9,5 +9,5 @@ export { DEFAULT_INLINE_BYTES } from './sqlite-driver.js';
 export { RETIRED_CONTENT_RETENTION_MS } from './sqlite-driver.js';
 /** How chunks are stored: `brotli` (default), `gzip`, `zstd` (Node 22.15+) or `none` (decision 008). */
 export type { ChunkCompression } from '../chunk-codec.js';
-/** The structural part of better-sqlite3 the driver uses, for a database you open yourself. */
+/** The structural part of a SQLite connection the driver uses, for a database you open yourself. */
 export type { SqliteDatabase, SqliteRunResult, SqliteStatement } from './sqlite-database.js';

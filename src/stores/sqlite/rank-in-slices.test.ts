@@ -1,10 +1,10 @@
-import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createScratchpad } from '../../scratchpad/scratchpad.js';
 import { testRecord } from '../../testing/test-record.js';
 import { createSqliteDriver, type SqliteDriver } from './index.js';
 import { rankInSlices } from './rank-in-slices.js';
 import { SearchIndex } from './sqlite-search.js';
+import { openRawConnection } from './test-fixtures/raw-connection.js';
 import { TurnBudget } from './turn-budget.js';
 
 const WORDS = ['amber', 'basalt', 'cobalt', 'dune', 'ember', 'fjord', 'glacier', 'harbor', 'iris', 'jade'];
@@ -25,7 +25,7 @@ describe('ranking in slices of chunk ids', () => {
   afterEach(async () => driver?.close());
 
   it('answers what one query over the whole index answers, whatever the limit', async () => {
-    const database = new Database(':memory:');
+    const database = openRawConnection(':memory:');
     driver = createSqliteDriver({ database });
     // 64-character chunks: 80 entries of ~1,300 characters are ~1,600 chunk ids, several slices.
     const pad = createScratchpad({ driver, chunkSize: 64 });

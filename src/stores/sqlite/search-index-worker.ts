@@ -7,9 +7,9 @@
  * waits for it without blocking.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import Database from 'better-sqlite3';
 import { BlobDirectory } from './blob-directory.js';
 import { registerChunkTextFunction } from './chunk-text-function.js';
+import { openSqliteConnection } from './sqlite-binding.js';
 import { configureDatabase } from './sqlite-database.js';
 import { sqliteCode } from './sqlite-errors.js';
 import { SearchIndex } from './sqlite-search.js';
@@ -41,7 +41,7 @@ export type IndexReply =
 
 const { path, busyTimeoutMs, stepMs, batchMs, waitingWriters } = workerData as IndexWorkerData;
 const writersWaiting = new Int32Array(waitingWriters);
-const database = new Database(path, { fileMustExist: true });
+const database = openSqliteConnection(path, { mustExist: true });
 // The store's own settings: its busy timeout (this thread may block), durability, foreign keys, WAL size.
 configureDatabase(database, busyTimeoutMs);
 registerChunkTextFunction(database, new BlobDirectory(path));

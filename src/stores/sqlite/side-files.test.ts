@@ -11,7 +11,6 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { EntryRecord } from '../../core/entry.js';
 import { ScratchpadError } from '../../core/errors.js';
@@ -21,6 +20,7 @@ import { BlobDirectory } from './blob-directory.js';
 import { registerChunkTextFunction } from './chunk-text-function.js';
 import { createSqliteDriver, RETIRED_CONTENT_RETENTION_MS, type SqliteDriver } from './index.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './sqlite-schema.js';
+import { openRawConnection, type RawConnection } from './test-fixtures/raw-connection.js';
 
 const root = mkdtempSync(join(tmpdir(), 'scratchpad-sqlite-side-files-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -53,7 +53,7 @@ describe('SQLite side files for large contents', () => {
   let path: string;
   let driver: SqliteDriver;
   let pad: Scratchpad;
-  let raw: Database.Database;
+  let raw: RawConnection;
   const files = (): string[] => (existsSync(`${path}.blobs`) ? readdirSync(`${path}.blobs`).sort() : []);
   const count = (sql: string, ...parameters: unknown[]): number =>
     (raw.prepare(sql).get(...parameters) as { count: number }).count;
@@ -82,7 +82,7 @@ describe('SQLite side files for large contents', () => {
     mkdirSync(directory);
     path = join(directory, 'store.db');
     open();
-    raw = new Database(path);
+    raw = openRawConnection(path);
     registerChunkTextFunction(raw, new BlobDirectory(path));
   });
   afterEach(async () => {
@@ -350,7 +350,7 @@ describe('SQLite side files for large contents', () => {
     await memory.close();
 
     await pad.write('s1', 'external', content);
-    const own = new Database(path);
+    const own = openRawConnection(path);
     const passed = createSqliteDriver({ database: own });
     const viaConnection = createScratchpad({ driver: passed });
     expect((await viaConnection.read('s1', 'external')).content).toBe(content);
@@ -389,7 +389,7 @@ describe('SQLite side files for large contents', () => {
 
   it('opens a version 1 store, adds the side-file schema and reads and searches the old content', async () => {
     const legacyPath = join(root, `legacy-${++counter}.db`);
-    const legacy = new Database(legacyPath);
+    const legacy = openRawConnection(legacyPath);
     legacy.pragma('journal_mode = WAL');
     legacy.exec(MIGRATIONS[0] as string);
     legacy.pragma('user_version = 1');
@@ -413,7 +413,7 @@ describe('SQLite side files for large contents', () => {
     await upgradedPad.write('s1', 'new', text(2 * MIB, 'new'));
     expect(readdirSync(`${legacyPath}.blobs`)).toHaveLength(1);
     await upgraded.close();
-    const check = new Database(legacyPath);
+    const check = openRawConnection(legacyPath);
     expect(check.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     check.close();
   });

@@ -1,7 +1,6 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Chunk } from '../../core/chunk.js';
 import { Chunker } from '../../core/chunker.js';
@@ -10,6 +9,7 @@ import { ScratchpadError } from '../../core/errors.js';
 import { createScratchpad, type Scratchpad } from '../../scratchpad/scratchpad.js';
 import { testRecord } from '../../testing/test-record.js';
 import { createSqliteDriver, RETIRED_CONTENT_RETENTION_MS, type SqliteDriver } from './index.js';
+import { openRawConnection, type RawConnection, tracedConnection } from './test-fixtures/raw-connection.js';
 
 const root = mkdtempSync(join(tmpdir(), 'scratchpad-sqlite-chunks-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -18,7 +18,7 @@ let counter = 0;
 describe('SQLite chunk storage', () => {
   let clock: number;
   let path: string;
-  let database: Database.Database;
+  let database: RawConnection;
   let driver: SqliteDriver;
   let pad: Scratchpad;
   const count = (sql: string, ...parameters: unknown[]): number =>
@@ -29,7 +29,7 @@ describe('SQLite chunk storage', () => {
     const directory = join(root, `case-${++counter}`);
     mkdirSync(directory);
     path = join(directory, 'store.db');
-    database = new Database(path);
+    database = openRawConnection(path);
     driver = createSqliteDriver({ database, now: () => clock });
     pad = createScratchpad({ driver, chunkSize: 64, now: () => clock });
   });
@@ -66,7 +66,7 @@ describe('SQLite chunk storage', () => {
     await sink.write(chunksOf('small', 64)[0] as Chunk);
     expect(count('SELECT count(*) AS count FROM contents')).toBe(0);
     const statements: string[] = [];
-    const traced = new Database(path, { verbose: (sql) => statements.push(String(sql)) });
+    const traced = tracedConnection(openRawConnection(path), (sql) => statements.push(sql));
     const other = createSqliteDriver({ database: traced, now: () => clock });
     const otherPad = createScratchpad({ driver: other, now: () => clock });
     await otherPad.write('s1', 'first', 'the first write also reserves a block of content ids');

@@ -1,17 +1,17 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
 import { ScratchpadError } from '../../core/errors.js';
 import { isBusy } from './busy-pauses.js';
+import { openSqliteConnection } from './sqlite-binding.js';
 import { toStoreError } from './sqlite-errors.js';
 
-/** What running a statement reports (as better-sqlite3 does). */
+/** What running a statement reports. */
 export interface SqliteRunResult {
   changes: number;
   lastInsertRowid: number | bigint;
 }
 
-/** The part of a better-sqlite3 `Statement` the driver uses. */
+/** The part of a prepared statement the driver uses (node:sqlite's `StatementSync`, better-sqlite3's `Statement`). */
 export interface SqliteStatement {
   run(...parameters: unknown[]): SqliteRunResult;
   get(...parameters: unknown[]): unknown;
@@ -19,9 +19,10 @@ export interface SqliteStatement {
 }
 
 /**
- * The part of a better-sqlite3 `Database` the driver uses. Pass your own connection (any object of this shape,
- * e.g. one opened with custom options or a custom build) instead of a path. The package depends on better-sqlite3
- * 12.x for the connections it opens itself; a connection you pass may come from any version with this shape.
+ * The part of a SQLite connection the driver uses. Pass your own connection (any object of this shape, e.g. a
+ * better-sqlite3 `Database` or one opened with custom options or a custom build) instead of a path: blobs must
+ * come back as Buffers and errors carry SQLite's result code name as `code` (`SQLITE_BUSY`). The connections the
+ * package opens itself come from node:sqlite or @photostructure/sqlite (`sqlite-binding.ts`, decision 014).
  */
 export interface SqliteDatabase {
   /** The file name, used in error messages. */
@@ -29,7 +30,7 @@ export interface SqliteDatabase {
   prepare(source: string): SqliteStatement;
   exec(source: string): unknown;
   /**
-   * Registers a SQL function implemented in JavaScript (better-sqlite3's `function`). The driver registers one
+   * Registers a SQL function implemented in JavaScript (its arity is the implementation's `length`). The driver registers one
    * that reads chunk text from side files for the full-text index.
    */
   function(
@@ -67,7 +68,7 @@ export function openDatabaseFile(path: string): SqliteDatabase {
     }
   }
   try {
-    return new Database(path);
+    return openSqliteConnection(path);
   } catch (error) {
     throw toStoreError(error, path);
   }

@@ -1,7 +1,6 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ScratchpadError } from '../../core/errors.js';
 import { createScratchpad } from '../../scratchpad/scratchpad.js';
@@ -9,6 +8,7 @@ import { runStoreContract } from '../../testing/store-contract.js';
 import type { StoreDriver } from '../driver.js';
 import { createSqliteDriver, type SqliteDriver } from './index.js';
 import { SCHEMA_VERSION } from './sqlite-schema.js';
+import { openRawConnection } from './test-fixtures/raw-connection.js';
 
 const root = mkdtempSync(join(tmpdir(), 'scratchpad-sqlite-'));
 let counter = 0;
@@ -63,7 +63,7 @@ describe('SqliteDriver', () => {
     expect(driver.backend).toBe('sqlite');
     expect(existsSync(path)).toBe(true);
     await driver.close();
-    const database = new Database(path);
+    const database = openRawConnection(path);
     const pragma = (name: string): unknown => database.pragma(name, { simple: true });
     expect(pragma('journal_mode')).toBe('wal');
     expect(pragma('page_size')).toBe(4096);
@@ -75,7 +75,7 @@ describe('SqliteDriver', () => {
   it('uses a connection the caller passes, sets its pragmas, and leaves it open on close', async () => {
     const path = freshPath();
     createSqliteDriver({ path }).close();
-    const database = new Database(path);
+    const database = openRawConnection(path);
     const driver = createSqliteDriver({ database, busyTimeoutMs: 1234 });
     expect(driver.path).toBe(path);
     const pad = createScratchpad({ driver });
@@ -92,7 +92,7 @@ describe('SqliteDriver', () => {
 
   it('wants exactly one of path and database', () => {
     expect(() => createSqliteDriver({})).toThrow(ScratchpadError);
-    expect(() => createSqliteDriver({ path: ':memory:', database: new Database(':memory:') })).toThrow(
+    expect(() => createSqliteDriver({ path: ':memory:', database: openRawConnection(':memory:') })).toThrow(
       /either a path or a database/,
     );
   });
@@ -126,7 +126,7 @@ describe('SqliteDriver', () => {
   it('a 2,000-character read of a many-chunk entry touches only the chunks it needs', async () => {
     const path = freshPath();
     mkdirSync(dirname(path), { recursive: true });
-    const database = new Database(path);
+    const database = openRawConnection(path);
     const driver = createSqliteDriver({ database });
     const pad = createScratchpad({ driver, chunkSize: 1024 });
     const lines = Array.from({ length: 20_000 }, (_, index) => `line ${index} — ünïcode ✓`);

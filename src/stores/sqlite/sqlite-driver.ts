@@ -43,7 +43,7 @@ export interface SqliteDriverConfig {
   /** The database file; created with its parent directories if missing. `:memory:` for a private in-memory store. */
   path?: string;
   /**
-   * An open better-sqlite3 connection (or anything of the {@link SqliteDatabase} shape) dedicated to the
+   * An open connection of the {@link SqliteDatabase} shape (a better-sqlite3 `Database`, for one) dedicated to the
    * scratchpad. The driver sets its pragmas and creates its tables; `close()` leaves it open (it is yours). While
    * the store is open the connection runs with `busy_timeout = 0` (the store waits for locks itself, without
    * blocking the event loop); `close()` gives it back the busy timeout it had when it was passed in.

@@ -10,12 +10,12 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ScratchpadError, type ScratchpadErrorCode } from '../../core/errors.js';
 import { createScratchpad } from '../../scratchpad/scratchpad.js';
 import { createSqliteDriver } from './index.js';
 import { toStoreError } from './sqlite-errors.js';
+import { openRawConnection } from './test-fixtures/raw-connection.js';
 
 const root = mkdtempSync(join(tmpdir(), 'scratchpad-sqlite-errors-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -79,13 +79,13 @@ describe('SQLite store errors', () => {
 
   it('a SQLite database of another application is refused, not adopted', () => {
     const path = join(directory(), 'app.db');
-    const other = new Database(path);
+    const other = openRawConnection(path);
     other.exec("CREATE TABLE users (name TEXT); INSERT INTO users VALUES ('ada')");
     other.close();
     const error = failure(() => createSqliteDriver({ path }));
     expect(error.code).toBe('STORE_UNAVAILABLE');
     expect(error.message).toContain('not a scratchpad store');
-    const again = new Database(path);
+    const again = openRawConnection(path);
     expect(again.prepare("SELECT count(*) AS count FROM sqlite_schema WHERE type = 'table'").get()).toEqual({
       count: 1,
     });
@@ -95,7 +95,7 @@ describe('SQLite store errors', () => {
   it('a store written by a newer version is refused with a hint to upgrade', async () => {
     const path = join(directory(), 'store.db');
     await createSqliteDriver({ path }).close();
-    const raw = new Database(path);
+    const raw = openRawConnection(path);
     raw.pragma('user_version = 99');
     raw.close();
     const error = failure(() => createSqliteDriver({ path }));
@@ -108,7 +108,7 @@ describe('SQLite store errors', () => {
     const path = join(directory(), 'store.db');
     const pad = createScratchpad({ driver: createSqliteDriver({ path, busyTimeoutMs: 50 }) });
     await pad.write('s1', 'before', 'written before the lock');
-    const holder = new Database(path);
+    const holder = openRawConnection(path);
     holder.exec('BEGIN IMMEDIATE');
     try {
       const error = await asyncFailure(() => pad.write('s1', 'during', 'blocked'), 'STORE_UNAVAILABLE');

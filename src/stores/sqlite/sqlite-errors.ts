@@ -78,7 +78,7 @@ export function toStoreError(error: unknown, path: string, busyTimeoutMs?: numbe
   return error;
 }
 
-/** The SQLite result code name of a better-sqlite3 error (`SQLITE_BUSY`, `SQLITE_CORRUPT_INDEX`, …). */
+/** The SQLite result code name of a binding error (`SQLITE_BUSY`, `SQLITE_CORRUPT_INDEX`, …). */
 export function sqliteCode(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' && code.startsWith('SQLITE_') ? code : undefined;

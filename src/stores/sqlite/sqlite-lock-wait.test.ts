@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { probeEventLoop, TEST_STALL_BOUND_MS } from '../../../test/support/event-loop-probe.js';
 import { ScratchpadError } from '../../core/errors.js';
 import { createScratchpad } from '../../scratchpad/scratchpad.js';
 import { createSqliteDriver } from './index.js';
+import { openRawConnection, type RawConnection } from './test-fixtures/raw-connection.js';
 
 const root = mkdtempSync(join(tmpdir(), 'scratchpad-sqlite-lock-wait-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -19,8 +19,8 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 const HOLD_MS = 1000;
 
 /** A second connection holding the write lock, as another process or the index thread's long commit would. */
-function holdWriteLock(path: string): Database.Database {
-  const other = new Database(path);
+function holdWriteLock(path: string): RawConnection {
+  const other = openRawConnection(path);
   other.exec('BEGIN IMMEDIATE');
   other.exec('UPDATE contents SET created_at = created_at WHERE id = -1');
   return other;
@@ -82,7 +82,7 @@ describe('SQLite writes waiting for the write lock', () => {
 
 describe('A connection passed in', () => {
   it('gets its own busy timeout back when the store closes (the store runs it with 0 while open)', async () => {
-    const database = new Database(join(root, 'passed.db'), { timeout: 1234 });
+    const database = openRawConnection(join(root, 'passed.db'), { busyTimeoutMs: 1234 });
     const busyTimeout = (): unknown => database.pragma('busy_timeout', { simple: true });
     const driver = createSqliteDriver({ database, busyTimeoutMs: 3000 });
     expect(busyTimeout()).toBe(0);

@@ -4,13 +4,13 @@ import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ensureBuilt } from '../../../test/helpers/built-cli.js';
 import { createScratchpad } from '../../scratchpad/scratchpad.js';
 import { BlobDirectory } from './blob-directory.js';
 import { registerChunkTextFunction } from './chunk-text-function.js';
 import { createSqliteDriver } from './index.js';
+import { openRawConnection } from './test-fixtures/raw-connection.js';
 
 // Child processes run the built package (built here when it is missing or stale).
 const here = dirname(fileURLToPath(import.meta.url));
@@ -121,7 +121,7 @@ describe('SQLite store shared by processes', () => {
     );
     await pad.close();
 
-    const raw = new Database(path, { readonly: true });
+    const raw = openRawConnection(path, { readOnly: true });
     expect(raw.pragma('integrity_check', { simple: true })).toBe('ok');
     expect(raw.pragma('foreign_key_check')).toEqual([]);
     expect(raw.prepare('SELECT count(*) AS count FROM contents WHERE committed = 0').get()).toEqual({
@@ -158,7 +158,7 @@ describe('SQLite store shared by processes', () => {
     expect(big.entry.bytes).toBe(Buffer.byteLength(big.content));
     await pad.close();
 
-    const raw = new Database(path, { readonly: true });
+    const raw = openRawConnection(path, { readOnly: true });
     expect(raw.pragma('integrity_check', { simple: true })).toBe('ok');
     expect(raw.pragma('foreign_key_check')).toEqual([]);
     const count = (sql: string): number => (raw.prepare(sql).get() as { count: number }).count;
@@ -199,7 +199,7 @@ describe('SQLite store shared by processes', () => {
     expect((await pad.gc()).staging).toBe(1);
     expect(readdirSync(`${path}.blobs`)).toEqual([]);
     await pad.close();
-    const raw = new Database(path, { readonly: true });
+    const raw = openRawConnection(path, { readOnly: true });
     for (const table of ['contents', 'chunks', 'chunk_data', 'blob_files']) {
       expect(raw.prepare(`SELECT count(*) AS count FROM ${table}`).get()).toEqual({ count: 0 });
     }
@@ -210,7 +210,7 @@ describe('SQLite store shared by processes', () => {
     const path = join(root, 'crash-index', 'store.db');
     await expect(runNode('crash-indexer.mjs', [dist, path])).rejects.toThrow(/exited null/);
     const check = (): void => {
-      const database = new Database(path);
+      const database = openRawConnection(path);
       registerChunkTextFunction(database, new BlobDirectory(path));
       try {
         database.exec("INSERT INTO search_index (search_index, rank) VALUES ('integrity-check', 1)");
@@ -218,7 +218,7 @@ describe('SQLite store shared by processes', () => {
         database.close();
       }
     };
-    const raw = new Database(path, { readonly: true });
+    const raw = openRawConnection(path, { readOnly: true });
     const count = (sql: string): number => (raw.prepare(sql).get() as { count: number }).count;
     const indexedChunks = (): number => count('SELECT count(*) AS count FROM chunks WHERE indexed = 1');
     const indexRows = (): number => count('SELECT count(*) AS count FROM search_index_docsize');
@@ -242,7 +242,7 @@ describe('SQLite store shared by processes', () => {
   it('un-indexing killed halfway resumes in the next driver; searches never show the deleted entry', async () => {
     const path = join(root, 'crash-unindex', 'store.db');
     await expect(runNode('crash-unindexer.mjs', [dist, path])).rejects.toThrow(/exited null/);
-    const raw = new Database(path, { readonly: true });
+    const raw = openRawConnection(path, { readOnly: true });
     const count = (sql: string): number => (raw.prepare(sql).get() as { count: number }).count;
     const queuedRows = (): number =>
       count(
@@ -271,7 +271,7 @@ describe('SQLite store shared by processes', () => {
     expect(count('SELECT count(*) AS count FROM chunks')).toBe(1);
     await pad.close();
     raw.close();
-    const check = new Database(path);
+    const check = openRawConnection(path);
     registerChunkTextFunction(check, new BlobDirectory(path));
     expect(() =>
       check.exec("INSERT INTO search_index (search_index, rank) VALUES ('integrity-check', 1)"),
@@ -299,6 +299,11 @@ describe('SQLite store shared by processes', () => {
     // Readable but not writable (and no way to create the -wal file): still unavailable, never a crash.
     const readOnlyPath = join(directory, 'read-only.db');
     await createSqliteDriver({ path: readOnlyPath }).close();
+    // On Node 20 (@photostructure/sqlite) a closed connection lets go of its -wal and -shm files only once its
+    // statements are garbage-collected (its close checkpointed the WAL into the file): remove them, as SQLite does
+    // at the last close elsewhere, so the other user would have to create them.
+    rmSync(`${readOnlyPath}-wal`, { force: true });
+    rmSync(`${readOnlyPath}-shm`, { force: true });
     chmodSync(readOnlyPath, 0o644);
     const readOnly = JSON.parse(await runNode('open-store.mjs', [dist, readOnlyPath], nobody)) as Record<
       string,

@@ -1,13 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { blockFor, probeEventLoop, TEST_STALL_BOUND_MS } from '../../../test/support/event-loop-probe.js';
 import { searchLogText } from '../../../test/support/stall-logs.js';
 import { createScratchpad } from '../../scratchpad/scratchpad.js';
 import { createSearchTool } from '../../tools/default/search-tool.js';
 import { createSqliteDriver } from './index.js';
+import { openRawConnection } from './test-fixtures/raw-connection.js';
 
 const root = mkdtempSync(join(tmpdir(), 'scratchpad-sqlite-first-search-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -53,7 +53,7 @@ describe('SQLite first search over a large session', () => {
     const driver = createSqliteDriver({ path });
     const pad = createScratchpad({ driver, chunkSize: 64 * 1024 });
     await pad.write('s1', 'log', searchLogText(16, 'marker'));
-    const raw = new Database(path, { readonly: true });
+    const raw = openRawConnection(path, { readOnly: true });
     const indexed = (): number =>
       (raw.prepare('SELECT count(*) AS count FROM chunks WHERE indexed = 1').get() as { count: number })
         .count;
@@ -82,7 +82,7 @@ describe('SQLite first search over a large session', () => {
     while (indexed.indexing) indexed = await pad.search('s1', 'gone');
     expect(indexed.hits.map((hit) => hit.entry.name).sort()).toEqual(['big', 'small']);
 
-    const raw = new Database(path, { readonly: true });
+    const raw = openRawConnection(path, { readOnly: true });
     const queuedRows = (): number =>
       (
         raw

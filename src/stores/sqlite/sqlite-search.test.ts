@@ -1,18 +1,18 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { describeGc } from '../../scratchpad/describe-gc.js';
 import { createScratchpad, type Scratchpad } from '../../scratchpad/scratchpad.js';
 import { createSqliteDriver, RETIRED_CONTENT_RETENTION_MS, type SqliteDriver } from './index.js';
+import { openRawConnection, type RawConnection } from './test-fixtures/raw-connection.js';
 
 const root = mkdtempSync(join(tmpdir(), 'scratchpad-sqlite-search-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 let counter = 0;
 
 describe('SQLite full-text search', () => {
-  let database: Database.Database;
+  let database: RawConnection;
   let driver: SqliteDriver;
   let pad: Scratchpad;
   const count = (sql: string): number => (database.prepare(sql).get() as { count: number }).count;
@@ -28,7 +28,7 @@ describe('SQLite full-text search', () => {
   beforeEach(() => {
     const directory = join(root, `case-${++counter}`);
     mkdirSync(directory);
-    database = new Database(join(directory, 'store.db'));
+    database = openRawConnection(join(directory, 'store.db'));
     driver = createSqliteDriver({ database });
     pad = createScratchpad({ driver, chunkSize: 64 });
   });
@@ -142,7 +142,7 @@ describe('SQLite un-indexing queue', () => {
   it('a change that rolled back after queuing un-indexing starts no un-indexing loop', async () => {
     const directory = join(root, `case-${++counter}`);
     mkdirSync(directory);
-    const raw = new Database(join(directory, 'store.db'));
+    const raw = openRawConnection(join(directory, 'store.db'));
     // The connection as the driver sees it, counting its looks at the queue (the loop's first read per step).
     let queueLooks = 0;
     const database = {
@@ -188,7 +188,7 @@ describe('SQLite gc and the un-indexing queue', () => {
   it('gc reports content queued for un-indexing: kept for readers first, then until its index rows left', async () => {
     const directory = join(root, `case-${++counter}`);
     mkdirSync(directory);
-    const database = new Database(join(directory, 'store.db'));
+    const database = openRawConnection(join(directory, 'store.db'));
     let clock = Date.UTC(2026, 0, 1);
     const driver = createSqliteDriver({ database, now: () => clock });
     const pad = createScratchpad({ driver, now: () => clock });

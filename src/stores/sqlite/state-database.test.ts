@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { probeEventLoop, TEST_STALL_BOUND_MS } from '../../../test/support/event-loop-probe.js';
 import { ScratchpadError } from '../../core/errors.js';
 import { Mnestome } from '../../runtime/mnestome/mnestome.js';
 import { StateDatabase } from './state-database.js';
+import { openRawConnection, type RawConnection } from './test-fixtures/raw-connection.js';
 
 const root = mkdtempSync(join(tmpdir(), 'scratchpad-state-database-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -18,8 +18,8 @@ const HOLD_MS = 1000;
 const SCHEMA = 'CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL)';
 
 /** A second connection holding the write lock, as another process's transaction would. */
-function holdWriteLock(path: string): Database.Database {
-  const other = new Database(path);
+function holdWriteLock(path: string): RawConnection {
+  const other = openRawConnection(path);
   other.exec('BEGIN IMMEDIATE');
   return other;
 }

@@ -7,7 +7,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { endianness } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
-import Database from 'better-sqlite3';
+import { openSqliteConnection } from './sqlite-binding.js';
 
 /** What the thread is started with. */
 export interface CheckpointWorkerData {
@@ -20,7 +20,7 @@ export interface CheckpointWorkerData {
 }
 
 const { path, thresholdFrames, busyIntervalMs, idleIntervalMs } = workerData as CheckpointWorkerData;
-const database = new Database(path, { fileMustExist: true });
+const database = openSqliteConnection(path, { mustExist: true });
 const checkpoint = database.prepare('PRAGMA wal_checkpoint(PASSIVE)');
 
 // The wal-index header in `<path>-shm` (https://sqlite.org/walformat.html, in the machine's byte order): the

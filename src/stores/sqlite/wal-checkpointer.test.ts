@@ -1,8 +1,8 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { openRawConnection } from './test-fixtures/raw-connection.js';
 import { WalCheckpointer } from './wal-checkpointer.js';
 
 const root = mkdtempSync(join(tmpdir(), 'scratchpad-checkpointer-'));
@@ -16,7 +16,7 @@ function backfilled(path: string): number {
 describe('WAL checkpoints in their own thread', () => {
   it('starts after enough commits, checkpoints the WAL without the connection, and gives it back on stop', async () => {
     const path = join(root, 'store.db');
-    const database = new Database(path);
+    const database = openRawConnection(path);
     database.pragma('journal_mode = WAL');
     database.pragma('synchronous = NORMAL');
     database.exec('CREATE TABLE kv (id INTEGER PRIMARY KEY, data BLOB NOT NULL)');

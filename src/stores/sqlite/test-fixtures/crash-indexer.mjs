@@ -5,13 +5,14 @@
  *
  *   node crash-indexer.mjs DIST_DIR DATABASE_PATH
  */
-import Database from 'better-sqlite3';
 import { writeBigSession } from './big-session.mjs';
 
 const [dist, databasePath] = process.argv.slice(2);
 const pad = await writeBigSession(dist, databasePath);
 
-const watcher = new Database(databasePath, { readonly: true });
+// The watcher opens the file through the store's own SQLite binding: one SQLite library per process.
+const { openSqliteConnection } = await import(`${dist}/stores/sqlite/sqlite-binding.js`);
+const watcher = openSqliteConnection(databasePath, { readOnly: true });
 const indexed = watcher.prepare('SELECT count(*) AS count FROM chunks WHERE indexed = 1');
 const total = watcher.prepare('SELECT count(*) AS count FROM chunks').get().count;
 const search = pad.search('s1', 'quokka0');

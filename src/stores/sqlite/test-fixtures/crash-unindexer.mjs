@@ -6,7 +6,6 @@
  *
  *   node crash-unindexer.mjs DIST_DIR DATABASE_PATH
  */
-import Database from 'better-sqlite3';
 import { writeBigSession } from './big-session.mjs';
 
 const [dist, databasePath] = process.argv.slice(2);
@@ -14,7 +13,9 @@ const pad = await writeBigSession(dist, databasePath);
 let result = await pad.search('s1', 'quokka0');
 while (result.indexing) result = await pad.search('s1', 'quokka0');
 
-const watcher = new Database(databasePath, { readonly: true });
+// The watcher opens the file through the store's own SQLite binding: one SQLite library per process.
+const { openSqliteConnection } = await import(`${dist}/stores/sqlite/sqlite-binding.js`);
+const watcher = openSqliteConnection(databasePath, { readOnly: true });
 const indexedOfQueued = watcher.prepare(
   `SELECT count(*) AS count FROM search_unindex JOIN chunks ON chunks.content = search_unindex.content
    WHERE chunks.indexed = 1`,
