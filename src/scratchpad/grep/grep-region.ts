@@ -28,10 +28,10 @@ export interface RegionMatches {
  * is only alternative literals (`literalAlternatives`, e.g. `timeout|declined`), are searched with
  * `Buffer.indexOf` and no RE2 at all; a line-local RE2 pattern with required literals (`requiredLiterals`) is
  * searched by scanning for the literals and running RE2 on the lines that hold one only; other patterns run RE2
- * over the region. Ignoring case, literal alternatives that fold within ASCII are found by `SimdNeedle`
- * (WebAssembly SIMD), without RE2; other patterns ignoring case give no literal for letters (RE2's case-folded
- * scan is faster than folding the region in JavaScript, decision 002). Pure and synchronous; it runs in the grep
- * worker.
+ * over the region. Ignoring case, ASCII needles (alternatives or required literals) are found by `SimdNeedle`
+ * (WebAssembly SIMD) folding ASCII case, since the linear engine's case-folded scan runs at about 16 MB/s
+ * (decision 014); a region holding K or ſ, which `k` and `s` also fold to, is searched by the pattern. Pure and
+ * synchronous; it runs in the grep worker.
  */
 export class LineSearcher {
   readonly source: string;
@@ -43,6 +43,11 @@ export class LineSearcher {
   readonly exact: boolean;
   /** The needles are found ignoring case (`SimdNeedle`). */
   readonly #folded: boolean;
+  /**
+   * A needle has `k` or `s`, which fold to non-ASCII letters too (K U+212A, ſ U+017F): ASCII folding finds every
+   * match only in a region without those two, so a region holding one is searched by the pattern.
+   */
+  readonly #unicodeFolds: boolean;
   #probes: Probe[] = [];
 
   constructor(source: string, ignoreCase: boolean) {
@@ -52,28 +57,26 @@ export class LineSearcher {
     this.pattern = pattern;
     const lineLocal = pattern.kind === 'literal' || pattern.lineLocal;
     const alternatives =
-      pattern.kind === 'literal'
-        ? [source]
-        : lineLocal
-          ? ignoreCase
-            ? foldedAlternatives(source)
-            : literalAlternatives(source)
-          : undefined;
+      pattern.kind === 'literal' ? [source] : lineLocal ? literalAlternatives(source) : undefined;
+    // Ignoring case, what every case-sensitive match contains, some case variant of it is in every match.
     const literals =
-      pattern.kind === 'regex' && lineLocal && !alternatives
-        ? requiredLiterals(source, ignoreCase)
-        : undefined;
-    const needles = alternatives ?? literals ?? [];
-    this.exact = alternatives !== undefined;
-    this.#folded = ignoreCase && alternatives !== undefined;
-    this.needles = needles.every((literal) => !literal.includes('\n'))
-      ? needles.map((literal) => Buffer.from(literal, 'utf8'))
-      : [];
+      pattern.kind === 'regex' && lineLocal && !alternatives ? requiredLiterals(source, false) : undefined;
+    let needles = alternatives ?? literals ?? [];
+    // Ignoring case, needles are found by WebAssembly SIMD folding ASCII letters; without it (or for needles that
+    // are not ASCII) the pattern runs over the region.
+    if (ignoreCase && !(simdAvailable() && needles.every(foldableAscii))) needles = [];
+    if (needles.some((literal) => literal.includes('\n'))) needles = [];
+    this.exact = alternatives !== undefined && needles.length > 0;
+    this.#folded = ignoreCase && needles.length > 0;
+    this.#unicodeFolds = this.#folded && needles.some((literal) => /[ks]/i.test(literal));
+    this.needles = needles.map((literal) => Buffer.from(literal, 'utf8'));
   }
 
   /** The matching lines of the region `buffer[0, query.end)`. */
   find(buffer: Buffer, query: RegionQuery): RegionMatches {
-    return this.needles.length > 0 ? this.#findByLiterals(buffer, query) : this.#findByPattern(buffer, query);
+    const byLiterals =
+      this.needles.length > 0 && !(this.#unicodeFolds && holdsUnicodeFoldOfKS(buffer, query.end));
+    return byLiterals ? this.#findByLiterals(buffer, query) : this.#findByPattern(buffer, query);
   }
 
   #findByPattern(buffer: Buffer, { end, last, exact, limit }: RegionQuery): RegionMatches {
@@ -164,14 +167,13 @@ export function lineEndAt(buffer: Buffer, at: number, end: number): number {
   return newline === -1 || newline >= end ? end : newline;
 }
 
-/**
- * Ignoring case, the strings of `literalAlternatives` when each is ASCII and folds to ASCII only
- * (`foldableAscii`) and WebAssembly SIMD runs here: `SimdNeedle` finds them. Otherwise undefined (RE2).
- */
-function foldedAlternatives(source: string): string[] | undefined {
-  if (!simdAvailable()) return undefined;
-  const alternatives = literalAlternatives(source);
-  return alternatives?.every(foldableAscii) ? alternatives : undefined;
+const KELVIN_SIGN = Buffer.from('\u212a', 'utf8');
+const LONG_S = Buffer.from('\u017f', 'utf8');
+
+/** Whether `buffer[0, end)` holds K (U+212A) or ſ (U+017F), the non-ASCII letters `k` and `s` fold to. */
+function holdsUnicodeFoldOfKS(buffer: Buffer, end: number): boolean {
+  const region = end === buffer.byteLength ? buffer : buffer.subarray(0, end);
+  return region.indexOf(KELVIN_SIGN) !== -1 || region.indexOf(LONG_S) !== -1;
 }
 
 /** Finds one needle in a region. */

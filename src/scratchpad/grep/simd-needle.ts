@@ -108,9 +108,12 @@ export function scanBuffer(bytes: number): Buffer<ArrayBuffer> {
   return Buffer.from(memory.buffer, memory.byteLength - bytes, bytes);
 }
 
-/** True for an ASCII needle whose case variants are ASCII only (RE2 folds `k` and `s` to non-ASCII letters too). */
+/**
+ * True for a non-empty ASCII needle, which {@link SimdNeedle} can find ignoring ASCII case. (RE2 also folds `k`
+ * and `s` to K U+212A and ſ U+017F: a caller searching such a needle checks the region for those.)
+ */
 export function foldableAscii(needle: string): boolean {
-  return needle.length > 0 && /^[\u0000-\u007f]*$/.test(needle) && !/[ks]/i.test(needle);
+  return needle.length > 0 && /^[\u0000-\u007f]*$/.test(needle);
 }
 
 /**
