@@ -5,10 +5,15 @@
  * need nothing but the package (no provider SDK, no network) also run, against a SQLite store in that folder, and
  * must print exactly what their comments say they print.
  */
+import { createHash } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createScratchpad, openStore } from '../src/index.js';
+import { type FakeReply, type FakeRequest, startFakeOpenAI } from '../src/testing/index.js';
 import { ensureBuilt } from './helpers/built-cli.js';
 import {
   createLinkedPackageProject,
@@ -61,10 +66,57 @@ function claimedOutput(block: CodeBlock): string[] {
     .flatMap((line) => /console\.log\(.*\);?\s*\/\/\s*(.+)$/.exec(line)?.[1]?.trim() ?? []);
 }
 
+/** A web page of 200 KB on 127.0.0.1, for a block's `fetch_page` tool, counting its requests. */
+const page = {
+  text: Array.from({ length: 4_000 }, (_, index) =>
+    `fs.cp line ${index}: copies a directory tree`.padEnd(49, ' '),
+  ).join('\n'),
+  url: '',
+  requests: 0,
+};
+let pageServer: Server;
+
+/**
+ * The fake model's one reply to a block: it calls `fetch_page` on the page above and `scratchpad_list` when the
+ * request offers them, and answers in text otherwise.
+ */
+function callOfferedTools(request: FakeRequest): FakeReply {
+  const offered = ((request.body.tools ?? []) as Array<{ function?: { name: string } }>).map(
+    (tool) => tool.function?.name,
+  );
+  const toolCalls = [
+    ...(offered.includes('fetch_page') ? [{ name: 'fetch_page', arguments: { url: page.url } }] : []),
+    ...(offered.includes('scratchpad_list') ? [{ name: 'scratchpad_list', arguments: {} }] : []),
+  ];
+  return toolCalls.length > 0 ? { toolCalls } : { text: 'The build fails at step 17.' };
+}
+
+/** The SHA-256 of every entry the blocks left in their store (`sqlite:./scratch.db` in the project folder). */
+async function storedSha256s(): Promise<string[]> {
+  const pad = createScratchpad({
+    driver: await openStore(`sqlite:${join(project.directory, 'scratch.db')}`),
+  });
+  try {
+    const hashes: string[] = [];
+    for (const { id } of await pad.sessions()) {
+      for await (const entry of pad.session(id).entries()) hashes.push(entry.sha256);
+    }
+    return hashes;
+  } finally {
+    await pad.close();
+  }
+}
+
 let project: LinkedPackageProject;
 let diagnostics: TypeDiagnostic[];
 
 beforeAll(async () => {
+  pageServer = createServer((_request, response) => {
+    page.requests++;
+    response.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(page.text);
+  });
+  await new Promise<void>((resolve) => pageServer.listen(0, '127.0.0.1', resolve));
+  page.url = `http://127.0.0.1:${(pageServer.address() as AddressInfo).port}/api/fs.html`;
   ensureBuilt();
   project = await createLinkedPackageProject(
     Object.fromEntries(blocks.map((block) => [moduleOf(block), block.code])),
@@ -76,6 +128,7 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
+  await new Promise((resolve) => pageServer?.close(resolve));
   if (project) await rm(project.directory, { recursive: true, force: true });
 });
 
@@ -102,20 +155,34 @@ describe("README.md's TypeScript blocks, against the built package", () => {
     expect(diagnostics.filter((diagnostic) => !blockFiles.has(diagnostic.file))).toEqual([]);
   });
 
-  const selfContained = blocks.filter((block) =>
-    importedPackages(block.code).every((name) => name === packageName),
+  /** The blocks that run: those that need nothing but the package, and those that call OpenAI (a fake server). */
+  const runnable = blocks.filter((block) =>
+    importedPackages(block.code).every((name) => name === packageName || name === 'openai'),
   );
 
-  it('runs the blocks that need only the package', () => {
-    expect(selfContained.length).toBeGreaterThanOrEqual(2);
+  it('runs the blocks that need only the package or OpenAI', () => {
+    expect(runnable.length).toBeGreaterThanOrEqual(4);
   });
 
-  it.each(selfContained)(
+  it.each(runnable)(
     'README.md:$fenceLine runs and prints what its comments say',
     async (block) => {
-      const { stdout } = await project.run(moduleOf(block));
-      expect(stdout.split('\n').filter((line) => line !== '')).toEqual(claimedOutput(block));
+      const model = await startFakeOpenAI([callOfferedTools]);
+      try {
+        const { stdout } = await project.run(moduleOf(block), {
+          env: { OPENAI_BASE_URL: model.baseURL, OPENAI_API_KEY: 'sk-readme-test' },
+        });
+        expect(stdout.split('\n').filter((line) => line !== '')).toEqual(claimedOutput(block));
+        if (importedPackages(block.code).includes('openai')) expect(model.remaining).toBe(0);
+      } finally {
+        await model.close();
+      }
     },
     120_000,
   );
+
+  it('a page a wrapped tool fetched is stored whole, not put in the context', async () => {
+    expect(page.requests).toBeGreaterThan(0);
+    expect(await storedSha256s()).toContain(createHash('sha256').update(page.text).digest('hex'));
+  });
 });

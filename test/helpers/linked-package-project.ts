@@ -42,8 +42,11 @@ export interface LinkedPackageProject {
   directory: string;
   /** `tsc -p` on the project: every error it reports (none when the modules type-check). */
   typeCheck(): Promise<TypeDiagnostic[]>;
-  /** Transpiles one module (no type check) and runs it with Node in the project folder. */
-  run(file: string, options?: { timeoutMs?: number }): Promise<{ stdout: string; stderr: string }>;
+  /** Transpiles one module (no type check) and runs it with Node in the project folder, `env` added to ours. */
+  run(
+    file: string,
+    options?: { timeoutMs?: number; env?: Record<string, string> },
+  ): Promise<{ stdout: string; stderr: string }>;
 }
 
 /** The package names of the bare specifiers `code` imports (`openai`, `@anthropic-ai/sdk`), in order. */
@@ -126,7 +129,11 @@ export async function createLinkedPackageProject(
       });
       const script = join(directory, file.replace(/\.ts$/, '.mjs'));
       await writeFile(script, outputText);
-      return run(process.execPath, [script], { cwd: directory, timeout: options.timeoutMs ?? 60_000 });
+      return run(process.execPath, [script], {
+        cwd: directory,
+        timeout: options.timeoutMs ?? 60_000,
+        env: { ...process.env, ...options.env },
+      });
     },
   };
 }
