@@ -2,8 +2,8 @@
  * The README's TypeScript blocks are code a user copies: each one is a module of its own in a project outside the
  * repository, where `llm-scratchpad` (subpaths included) is this checkout's built package, and `tsc` checks them
  * all with a user's strict options (`USER_COMPILER_OPTIONS` in helpers/linked-package-project.ts). The blocks that
- * need nothing but the package (no provider SDK, no network) also run, against a SQLite store in that folder, and
- * must print exactly what their comments say they print.
+ * need nothing but the package, or OpenAI (pointed at a fake OpenAI server), also run against a SQLite store in
+ * that folder, and must print exactly what their comments say they print.
  */
 import { createHash } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
