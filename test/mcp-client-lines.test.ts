@@ -23,9 +23,9 @@ const root = fileURLToPath(new URL('../', import.meta.url));
 const packageName = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { name: string }).name;
 const lines = readmeMcpServerLines();
 
-// The first line installs every dependency from the registry into an empty cache (including the native builds
-// while the package has native modules); the others start from the cache.
-const firstStartTimeout = 15 * 60_000;
+// The first line installs every dependency from the registry into an empty cache (nothing compiles, decision
+// 014); the others start from the cache.
+const firstStartTimeout = 5 * 60_000;
 const laterStartTimeout = 3 * 60_000;
 
 /**
@@ -82,9 +82,6 @@ function clientEnvironment(home: string): Record<string, string> {
     XDG_CONFIG_HOME: join(home, '.config'),
     XDG_CACHE_HOME: join(home, '.cache'),
     npm_config_cache: npmCache,
-    // TEMPORARY, until the package has no native modules (better-sqlite3, re2): npx builds them from source here,
-    // against Node's headers in /usr (or the ones a CI step points at). Remove this line when they are gone.
-    npm_config_nodedir: process.env.npm_config_nodedir ?? '/usr',
   };
 }
 
