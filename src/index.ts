@@ -7,6 +7,9 @@
  * `/test`). Every export is listed here on purpose: a new one is a deliberate diff of this file and of the pins in
  * `test/public-api.test.ts`.
  */
+// The declarations use Node's types (Buffer, streams): a user's type-check loads them from @types/node, which
+// TypeScript 6 includes only when a file or the `types` option asks for it.
+/// <reference types="node" preserve="true" />
 // biome-ignore-all assist/source/organizeImports: one export per statement, each with its TSDoc, in reading order
 
 // ── The service ──────────────────────────────────────────────────────────────────────────────────────────────
