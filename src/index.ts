@@ -23,11 +23,11 @@ export { SessionScratchpad } from './scratchpad/session-scratchpad.js';
 /** The metadata key a lease is kept under in the entry's own record. */
 export { LEASE_KEY } from './scratchpad/leases.js';
 /** Options and results of the service. */
-export type { ScratchpadConfig } from './scratchpad/service-context.js';
+export type { ScratchpadConfig } from './scratchpad/scratchpad-config.js';
 export type { SessionOptions, SessionViewOptions } from './scratchpad/session-scratchpad.js';
 export type { Lease } from './scratchpad/leases.js';
 export type { ContentInput } from './scratchpad/writing/content-input.js';
-export type { GrepMatch, GrepOptions } from './scratchpad/grep/grep-scan.js';
+export type { GrepMatch, GrepOptions } from './scratchpad/grep/grep-types.js';
 export type { RedactionConfig } from './scratchpad/redaction-config.js';
 export type {
   EditOptions,

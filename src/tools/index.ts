@@ -4,9 +4,6 @@
  * Every export below is deliberate (test/public-api.test.ts pins the list). Session-notes helpers
  * (`injectNotes`, `injectIntoLatestUserMessage`, …) are exported once, from the root entry point.
  */
-// The declarations use Node's types (Buffer, streams): a user's type-check loads them from @types/node, which
-// TypeScript 6 includes only when a file or the `types` option asks for it.
-/// <reference types="node" preserve="true" />
 export { type AISDKTool, toAISDKTools } from './adapters/ai-sdk-tools.js';
 export type {
   AnthropicCustomTool,
