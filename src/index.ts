@@ -7,6 +7,9 @@
  * `/test`). Every export is listed here on purpose: a new one is a deliberate diff of this file and of the pins in
  * `test/public-api.test.ts`.
  */
+// The declarations use Node's types (Buffer, streams): a user's type-check loads them from @types/node, which
+// TypeScript 6 includes only when a file or the `types` option asks for it.
+/// <reference types="node" preserve="true" />
 // biome-ignore-all assist/source/organizeImports: one export per statement, each with its TSDoc, in reading order
 
 // ── The service ──────────────────────────────────────────────────────────────────────────────────────────────
@@ -20,11 +23,11 @@ export { SessionScratchpad } from './scratchpad/session-scratchpad.js';
 /** The metadata key a lease is kept under in the entry's own record. */
 export { LEASE_KEY } from './scratchpad/leases.js';
 /** Options and results of the service. */
-export type { ScratchpadConfig } from './scratchpad/service-context.js';
+export type { ScratchpadConfig } from './scratchpad/scratchpad-config.js';
 export type { SessionOptions, SessionViewOptions } from './scratchpad/session-scratchpad.js';
 export type { Lease } from './scratchpad/leases.js';
 export type { ContentInput } from './scratchpad/writing/content-input.js';
-export type { GrepMatch, GrepOptions } from './scratchpad/grep/grep-scan.js';
+export type { GrepMatch, GrepOptions } from './scratchpad/grep/grep-types.js';
 export type { RedactionConfig } from './scratchpad/redaction-config.js';
 export type {
   EditOptions,

@@ -2,6 +2,9 @@
  * `llm-scratchpad/mcp`: the MCP server (one session's tools and entry resources, over stdio or HTTP) and the MCP
  * proxy that adds offloading to any MCP server.
  */
+// The declarations use Node's types (Buffer, streams): a user's type-check loads them from @types/node, which
+// TypeScript 6 includes only when a file or the `types` option asks for it.
+/// <reference types="node" preserve="true" />
 // biome-ignore-all assist/source/organizeImports: one export per statement, each with its TSDoc, in reading order
 
 /** Creates an MCP server serving one session: a tool preset plus the session's entries as resources. */

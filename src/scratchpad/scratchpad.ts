@@ -10,7 +10,8 @@ import { decodeUtf8 } from '../core/utf8.js';
 import type { StoreDriver, StoreTotals } from '../stores/driver.js';
 import { expiry, isExpired } from './entry-expiry.js';
 import { contextBlocks, describeGrep } from './grep/grep-blocks.js';
-import { type GrepOptions, prepareGrep, scanLines } from './grep/grep-scan.js';
+import { prepareGrep, scanLines } from './grep/grep-scan.js';
+import type { GrepOptions } from './grep/grep-types.js';
 import { assertNotLeased, keepLease, LEASE_CHANGE, type Lease, leaseOf, validateHolder } from './leases.js';
 import { encodeListCursor } from './listing/list-cursor.js';
 import {
@@ -24,9 +25,10 @@ import { assertText } from './reading/assert-text.js';
 import { byteSpan, locateSpan } from './reading/byte-span.js';
 import { ChunkCursor } from './reading/chunk-cursor.js';
 import { encodedLength, sliceTooLarge } from './reading/read-limit.js';
+import type { ScratchpadConfig } from './scratchpad-config.js';
 import { resolveSearchLimit } from './search/search-limit.js';
 import { searchByScan } from './search/search-scan.js';
-import { resolveServiceContext, type ScratchpadConfig, type ServiceContext } from './service-context.js';
+import { resolveServiceContext, type ServiceContext } from './service-context.js';
 import { type SessionOptions, SessionScratchpad } from './session-scratchpad.js';
 import type {
   EditOptions,
@@ -602,5 +604,5 @@ export function createScratchpad(config: ScratchpadConfig): Scratchpad {
 }
 
 export { newId } from './new-id.js';
-export type { ScratchpadConfig } from './service-context.js';
+export type { ScratchpadConfig } from './scratchpad-config.js';
 export { SessionScratchpad } from './session-scratchpad.js';

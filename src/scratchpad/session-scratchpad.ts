@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Entry } from '../core/entry.js';
 import { ScratchpadError } from '../core/errors.js';
 import type { ReadSlice } from '../core/slice.js';
-import type { GrepOptions } from './grep/grep-scan.js';
+import type { GrepOptions } from './grep/grep-types.js';
 import { type Lease, validateHolder } from './leases.js';
 import type { Scratchpad } from './scratchpad.js';
 import type {

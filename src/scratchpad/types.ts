@@ -2,7 +2,7 @@ import type { Entry, EntryKind } from '../core/entry.js';
 import type { JsonObject } from '../core/json.js';
 import type { SliceLocation } from '../core/location.js';
 import type { IndexingProgress } from '../stores/driver.js';
-import type { GrepMatch } from './grep/grep-scan.js';
+import type { GrepMatch } from './grep/grep-types.js';
 
 export type { ListFilter, ListOptions, ListOrder, ListPage } from './listing/list-options.js';
 

@@ -1,6 +1,7 @@
 import zlib from 'node:zlib';
-import type { Chunk, ChunkInfo } from '../core/chunk.js';
+import type { Chunk } from '../core/chunk.js';
 import { ScratchpadError } from '../core/errors.js';
+import type { StoredChunk } from './stored-chunk.js';
 
 /**
  * How a store compresses the bytes of each chunk it writes: `none`, or one of the `node:zlib` codecs. Each chunk
@@ -26,11 +27,7 @@ export interface EncodedBytes {
   stored: Uint8Array;
 }
 
-/** A chunk as a store read it: its index, codec number and stored bytes (compressed when `codec` is not 0). */
-export interface StoredChunk extends ChunkInfo {
-  codec: number;
-  stored: Uint8Array;
-}
+export type { StoredChunk } from './stored-chunk.js';
 
 /** Where a chunk is, for error messages: the entry (or content) and the chunk's seq. */
 export interface ChunkPlace {

@@ -1,6 +1,6 @@
 import type { Chunk, ChunkAxis, ChunkInfo } from '../core/chunk.js';
 import type { EntryRecord, SessionInfo } from '../core/entry.js';
-import type { StoredChunk } from './chunk-codec.js';
+import type { StoredChunk } from './stored-chunk.js';
 
 /**
  * The narrow persistence spec every backend implements. A driver only persists: it stages chunks, commits entry

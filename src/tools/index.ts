@@ -5,8 +5,13 @@
  * (`injectNotes`, `injectIntoLatestUserMessage`, …) are exported once, from the root entry point.
  */
 export { type AISDKTool, toAISDKTools } from './adapters/ai-sdk-tools.js';
+export type {
+  AnthropicCustomTool,
+  AnthropicInputSchema,
+  AnthropicNativeTool,
+  AnthropicTool,
+} from './adapters/anthropic-shapes.js';
 export {
-  type AnthropicTool,
   type AnthropicToolResult,
   type AnthropicToolUse,
   runAnthropicToolUse,

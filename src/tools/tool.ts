@@ -1,10 +1,10 @@
-import type Anthropic from '@anthropic-ai/sdk';
 import { z } from 'zod';
 import { ScratchpadError } from '../core/errors.js';
 import { errorPayload, formatError } from '../core/format-error.js';
 import type { JsonObject } from '../core/json.js';
 import type { Redactor } from '../core/redaction/redactor.js';
 import type { SessionScratchpad } from '../scratchpad/scratchpad.js';
+import type { AnthropicNativeTool } from './adapters/anthropic-shapes.js';
 
 /** A JSON Schema object as sent to a model provider. */
 export type JsonSchema = JsonObject;
@@ -42,7 +42,7 @@ export interface ScratchpadTool<Input = any> {
   readonly parameters: z.ZodType<Input>;
   readonly inputSchema?: JsonSchema;
   /** A native Anthropic tool definition to send instead of a custom tool (e.g. `{type: 'memory_20250818', name: 'memory'}`). */
-  readonly anthropicDefinition?: Anthropic.Messages.ToolUnion;
+  readonly anthropicDefinition?: AnthropicNativeTool;
   execute(input: Input, context: ToolContext): Promise<ToolOutput>;
 }
 

@@ -4,13 +4,13 @@ import { formatError } from '../core/format-error.js';
 import type { JsonObject } from '../core/json.js';
 import { describeLifetime } from '../core/lifetime.js';
 import { assertValidName } from '../core/names.js';
+import { toOffloadContent } from '../scratchpad/offload/offload-content.js';
 import {
-  createOffloader,
   createOffloadPolicy,
   type OffloadPolicy,
   type OffloadPolicyOptions,
-  toOffloadContent,
-} from '../scratchpad/offload/index.js';
+} from '../scratchpad/offload/offload-policy.js';
+import { createOffloader } from '../scratchpad/offload/offloader.js';
 import type { PreviewContext } from '../scratchpad/previews/preview-builder.js';
 import { buildPreview } from '../scratchpad/previews/preview-registry.js';
 import type { SessionScratchpad } from '../scratchpad/scratchpad.js';

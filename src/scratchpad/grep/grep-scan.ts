@@ -5,25 +5,10 @@ import type { ChunkSource } from '../../stores/driver.js';
 import type { ChunkCursor } from '../reading/chunk-cursor.js';
 import { type GrepScan, grepBatchChunks } from './grep-scanner.js';
 import { GrepDeadlineError, grepThreads } from './grep-thread.js';
+import type { GrepOptions } from './grep-types.js';
 
-/** Options for a grep over one entry. */
-export interface GrepOptions {
-  /** A regular expression (RE2 syntax: JavaScript-like without lookaround or backreferences). */
-  pattern: string;
-  ignoreCase?: boolean;
-  /** Matching lines to return (default 100). Counting continues past it unless `stopAtMax`. */
-  maxMatches?: number;
-  /** Lines of context before and after each match (default 0, at most 50). */
-  context?: number;
-  /** Longer matching lines are clipped to a window around the match (default 500 characters). */
-  maxLineChars?: number;
-  /** Stop scanning once `maxMatches` lines were found instead of counting them all. */
-  stopAtMax?: boolean;
-  /** Hard bound on the scan (default 10 s); past it the grep fails with `REGEX_TIMEOUT`. */
-  timeoutMs?: number;
-}
-
-export type { GrepMatch, GrepScan } from './grep-scanner.js';
+export type { GrepScan } from './grep-scanner.js';
+export type { GrepMatch, GrepOptions } from './grep-types.js';
 
 /** Compiles and validates grep options once. */
 export function prepareGrep(options: GrepOptions): {

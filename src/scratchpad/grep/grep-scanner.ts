@@ -1,17 +1,7 @@
 import type { Chunk } from '../../core/chunk.js';
 import { countCodePoints, countNewlines, decodeUtf8, isAsciiBytes } from '../../core/utf8.js';
 import { type LineSearcher, lineEndAt } from './grep-region.js';
-
-/** One matching line. */
-export interface GrepMatch {
-  /** 1-based line number. */
-  line: number;
-  /** Code point offset of the first match on the line, from the start of the entry. */
-  char: number;
-  /** The line (without its `\n`), clipped around the match when longer than `maxLineChars`. */
-  text: string;
-  clipped: boolean;
-}
+import type { GrepMatch } from './grep-types.js';
 
 /** Raw scan result, before context lines are added. */
 export interface GrepScan {

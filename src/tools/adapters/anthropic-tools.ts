@@ -1,13 +1,7 @@
-import type Anthropic from '@anthropic-ai/sdk';
 import type { ScratchpadTool, ToolContext } from '../tool.js';
 import { runTool, toolJsonSchema } from '../tool.js';
+import type { AnthropicInputSchema, AnthropicTool } from './anthropic-shapes.js';
 import { findTool, providerToolName, unknownToolText } from './provider-names.js';
-
-/**
- * An Anthropic Messages API tool, as `client.messages.create({ tools })` takes it: a custom tool, or a native one
- * such as `memory_20250818`.
- */
-export type AnthropicTool = Anthropic.Messages.ToolUnion;
 
 /** A `tool_use` content block. */
 export interface AnthropicToolUse {
@@ -38,7 +32,7 @@ export function toAnthropicTools(tools: readonly ScratchpadTool[]): AnthropicToo
 }
 
 /** Anthropic takes object schemas only; every tool's input is an object (a tool defined otherwise is a bug). */
-function objectInputSchema(tool: ScratchpadTool): Anthropic.Messages.Tool.InputSchema {
+function objectInputSchema(tool: ScratchpadTool): AnthropicInputSchema {
   const schema = toolJsonSchema(tool);
   if (schema.type !== 'object') throw new TypeError(`Tool "${tool.name}" has no object input schema.`);
   return { ...schema, type: 'object' };
