@@ -1,0 +1,138 @@
+/**
+ * CLI start-up benchmark: `npm run bench:cli-start` (builds dist/ first).
+ *
+ * Wall time of one whole process, from spawn to exit, for `scratchpad read NAME --head 10` (a 1,000-line log entry
+ * in a throwaway SQLite store), `scratchpad --help` and `scratchpad --version`, each against `node -e 0` (the floor:
+ * a Node process that does nothing). Paired and alternated: each round runs `node -e 0` and the command back to
+ * back, the baseline first in even rounds and second in odd ones, so a machine that slows down or speeds up during
+ * the run weighs on both sides alike. The target is the median of the per-pair ratios, ≤ 1.5×.
+ * Options: --pairs N (default 20), --json PATH (default bench/results/cli-start.json).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { optionValue, requireBuilt } from './lib/command-line.js';
+import { median, printTable, round } from './lib/measure.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const cli = join(here, '..', 'dist', 'cli', 'main.js');
+const TARGET_RATIO = 1.5;
+const ENTRY = 'bench-log';
+
+/** Runs `node ...args` to exit; returns its wall time in milliseconds (throws when it fails). */
+function timeProcess(args, env, input) {
+  const started = performance.now();
+  const result = spawnSync(process.execPath, args, { env, input, stdio: ['pipe', 'pipe', 'pipe'] });
+  const ms = performance.now() - started;
+  if (result.status !== 0) {
+    throw new Error(`node ${args.join(' ')} exited ${result.status}: ${result.stderr.toString('utf8')}`);
+  }
+  return { ms, stdout: result.stdout.toString('utf8') };
+}
+
+/** A 1,000-line log, the kind of entry `read --head` peeks at. */
+function logText() {
+  const lines = [];
+  for (let line = 1; line <= 1000; line++) {
+    lines.push(
+      `2026-11-24T12:00:00Z INFO request ${String(line).padStart(6, '0')} served in ${line % 97} ms`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * Measures each command against `node -e 0` over `pairs` alternated pairs; returns one figure per command.
+ * `home` holds the store and stands in for HOME and the XDG folders, so no user config is read.
+ */
+export function measureCliStart(options = {}) {
+  const pairs = options.pairs ?? 20;
+  const home = mkdtempSync(join(tmpdir(), 'scratchpad-cli-start-'));
+  try {
+    const env = {
+      PATH: process.env.PATH ?? '',
+      HOME: home,
+      XDG_DATA_HOME: join(home, 'data'),
+      XDG_CONFIG_HOME: join(home, 'config'),
+    };
+    const store = ['--store', `sqlite:${join(home, 'store.db')}`];
+    timeProcess([cli, ...store, 'write', ENTRY], env, logText());
+    const commands = [
+      { name: `read ${ENTRY} --head 10`, args: [cli, ...store, 'read', ENTRY, '--head', '10'] },
+      { name: '--help', args: [cli, '--help'] },
+      { name: '--version', args: [cli, '--version'] },
+    ];
+    const baseline = ['-e', '0'];
+    // One unmeasured run of each warms the file cache.
+    timeProcess(baseline, env);
+    for (const command of commands) timeProcess(command.args, env);
+    const samples = commands.map(() => ({ baselineMs: [], commandMs: [], ratios: [] }));
+    for (let round = 0; round < pairs; round++) {
+      commands.forEach((command, index) => {
+        const sample = samples[index];
+        let baselineMs;
+        let commandMs;
+        if (round % 2 === 0) {
+          baselineMs = timeProcess(baseline, env).ms;
+          commandMs = timeProcess(command.args, env).ms;
+        } else {
+          commandMs = timeProcess(command.args, env).ms;
+          baselineMs = timeProcess(baseline, env).ms;
+        }
+        sample.baselineMs.push(baselineMs);
+        sample.commandMs.push(commandMs);
+        sample.ratios.push(commandMs / baselineMs);
+      });
+    }
+    return commands.map((command, index) => {
+      const sample = samples[index];
+      const ratio = median(sample.ratios);
+      return {
+        command: `scratchpad ${command.name}`,
+        pairs,
+        baselineMedianMs: round(median(sample.baselineMs), 1),
+        commandMedianMs: round(median(sample.commandMs), 1),
+        ratioOfMedians: round(median(sample.commandMs) / median(sample.baselineMs), 2),
+        medianPairRatio: round(ratio, 2),
+        withinTarget: ratio <= TARGET_RATIO,
+      };
+    });
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+/** Prints {@link measureCliStart}'s figures as a table. */
+export function printCliStart(figures) {
+  printTable(
+    ['command', 'node -e 0', 'command', 'extra', 'median pair ratio', 'target'],
+    figures.map((figure) => [
+      figure.command,
+      `${figure.baselineMedianMs} ms`,
+      `${figure.commandMedianMs} ms`,
+      `+${round(figure.commandMedianMs - figure.baselineMedianMs, 1)} ms`,
+      `${figure.medianPairRatio}×`,
+      `≤ ${TARGET_RATIO}× ${figure.withinTarget ? '✓' : '✗'}`,
+    ]),
+  );
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  requireBuilt('bench:cli-start');
+  const pairs = Number(optionValue('--pairs', '20'));
+  if (!Number.isInteger(pairs) || pairs < 1)
+    throw new Error(`--pairs takes a positive integer, got ${pairs}`);
+  const figures = measureCliStart({ pairs });
+  printCliStart(figures);
+  const output = optionValue('--json', join(here, 'results', 'cli-start.json'));
+  await mkdir(dirname(output), { recursive: true });
+  await writeFile(
+    output,
+    `${JSON.stringify({ startedAt: new Date().toISOString(), node: process.version, figures }, null, 2)}\n`,
+  );
+  console.error(`· wrote ${output}`);
+}
