@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { ScratchpadError } from '../core/errors.js';
 import { assertValidSession } from '../core/names.js';
-import { loadStoreDefaults, type StoreDefaults } from '../runtime/config/store-defaults.js';
-import { createScratchpad, type Scratchpad } from '../scratchpad/scratchpad.js';
+import type { loadStoreDefaults, StoreDefaults } from '../runtime/config/store-defaults.js';
+import type { Scratchpad } from '../scratchpad/scratchpad.js';
 import { defaultDatabasePath, openStore } from '../stores/open-store.js';
 
 /** The global options every command shares. */
@@ -31,6 +31,8 @@ export interface CliContext {
   /** Marks the run as failed (exit 1) after a command printed its own report. */
   fail(): void;
   readonly exitCode: number;
+  /** Loads what resolving the options needs (the config file reader); the CLI awaits it before a command runs. */
+  load(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -47,9 +49,11 @@ export function createCliContext(
   let opened: Promise<Scratchpad> | undefined;
   let exitCode = 0;
   let defaults: StoreDefaults | undefined;
+  let readStoreDefaults: typeof loadStoreDefaults | undefined;
   // Read once, when a command first needs them (a broken config.toml fails the commands that use the store).
   const storeDefaults = (): StoreDefaults => {
-    defaults ??= loadStoreDefaults(io.env);
+    if (readStoreDefaults === undefined) throw new Error('the CLI context was used before load()');
+    defaults ??= readStoreDefaults(io.env);
     return defaults;
   };
   const options = (): GlobalOptions => {
@@ -98,6 +102,8 @@ export function createCliContext(
           ...(maxSessionBytes === undefined ? {} : { maxSessionBytes }),
           ...(options().redact ? {} : { redaction: false as const }),
         };
+        // Imported here, not above: commands that never open the store (and --help) do not load it.
+        const { createScratchpad } = await import('../scratchpad/scratchpad.js');
         return createScratchpad({ driver: await openStore(storeUrl()), ...config });
       })();
       return opened;
@@ -115,6 +121,10 @@ export function createCliContext(
     },
     get exitCode() {
       return exitCode;
+    },
+    async load() {
+      // Imported here, not above: --help and --version do not load the TOML parser.
+      readStoreDefaults ??= (await import('../runtime/config/store-defaults.js')).loadStoreDefaults;
     },
     async close() {
       if (opened) await (await opened).close();
