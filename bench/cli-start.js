@@ -5,13 +5,15 @@
  * in a throwaway SQLite store), `scratchpad --help` and `scratchpad --version`, each against `node -e 0` (the floor:
  * a Node process that does nothing). Paired and alternated: each round runs `node -e 0` and the command back to
  * back, the baseline first in even rounds and second in odd ones, so a machine that slows down or speeds up during
- * the run weighs on both sides alike. The target is the median of the per-pair ratios, ≤ 1.5×.
+ * the run weighs on both sides alike. The target is the median of the per-pair ratios of wall time, ≤ 1.5×. Each
+ * process also reports the CPU time it used (bench/lib/cpu-at-exit.cjs, preloaded on both sides), a figure that
+ * other load on the machine moves less than wall time.
  * Options: --pairs N (default 20), --json PATH (default bench/results/cli-start.json).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -20,18 +22,23 @@ import { median, printTable, round } from './lib/measure.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const cli = join(here, '..', 'dist', 'cli', 'main.js');
+const cpuAtExit = join(here, 'lib', 'cpu-at-exit.cjs');
 const TARGET_RATIO = 1.5;
 const ENTRY = 'bench-log';
 
-/** Runs `node ...args` to exit; returns its wall time in milliseconds (throws when it fails). */
+/** Runs `node ...args` to exit; returns its wall and CPU time in milliseconds (throws when it fails). */
 function timeProcess(args, env, input) {
   const started = performance.now();
-  const result = spawnSync(process.execPath, args, { env, input, stdio: ['pipe', 'pipe', 'pipe'] });
+  const result = spawnSync(process.execPath, ['-r', cpuAtExit, ...args], {
+    env,
+    input,
+    stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
+  });
   const ms = performance.now() - started;
   if (result.status !== 0) {
     throw new Error(`node ${args.join(' ')} exited ${result.status}: ${result.stderr.toString('utf8')}`);
   }
-  return { ms, stdout: result.stdout.toString('utf8') };
+  return { ms, cpuMs: Number(result.output[3].toString('utf8')) };
 }
 
 /** A 1,000-line log, the kind of entry `read --head` peeks at. */
@@ -70,34 +77,32 @@ export function measureCliStart(options = {}) {
     // One unmeasured run of each warms the file cache.
     timeProcess(baseline, env);
     for (const command of commands) timeProcess(command.args, env);
-    const samples = commands.map(() => ({ baselineMs: [], commandMs: [], ratios: [] }));
+    const samples = commands.map(() => ({ baseline: [], command: [] }));
     for (let round = 0; round < pairs; round++) {
       commands.forEach((command, index) => {
         const sample = samples[index];
-        let baselineMs;
-        let commandMs;
         if (round % 2 === 0) {
-          baselineMs = timeProcess(baseline, env).ms;
-          commandMs = timeProcess(command.args, env).ms;
+          sample.baseline.push(timeProcess(baseline, env));
+          sample.command.push(timeProcess(command.args, env));
         } else {
-          commandMs = timeProcess(command.args, env).ms;
-          baselineMs = timeProcess(baseline, env).ms;
+          sample.command.push(timeProcess(command.args, env));
+          sample.baseline.push(timeProcess(baseline, env));
         }
-        sample.baselineMs.push(baselineMs);
-        sample.commandMs.push(commandMs);
-        sample.ratios.push(commandMs / baselineMs);
       });
     }
     return commands.map((command, index) => {
-      const sample = samples[index];
-      const ratio = median(sample.ratios);
+      const { baseline: base, command: runs } = samples[index];
+      const pairRatio = (field) => median(runs.map((run, pair) => run[field] / base[pair][field]));
+      const ratio = pairRatio('ms');
       return {
         command: `scratchpad ${command.name}`,
         pairs,
-        baselineMedianMs: round(median(sample.baselineMs), 1),
-        commandMedianMs: round(median(sample.commandMs), 1),
-        ratioOfMedians: round(median(sample.commandMs) / median(sample.baselineMs), 2),
+        baselineMedianMs: round(median(base.map((run) => run.ms)), 1),
+        commandMedianMs: round(median(runs.map((run) => run.ms)), 1),
         medianPairRatio: round(ratio, 2),
+        baselineMedianCpuMs: round(median(base.map((run) => run.cpuMs)), 1),
+        commandMedianCpuMs: round(median(runs.map((run) => run.cpuMs)), 1),
+        medianPairCpuRatio: round(pairRatio('cpuMs'), 2),
         withinTarget: ratio <= TARGET_RATIO,
       };
     });
@@ -109,14 +114,25 @@ export function measureCliStart(options = {}) {
 /** Prints {@link measureCliStart}'s figures as a table. */
 export function printCliStart(figures) {
   printTable(
-    ['command', 'node -e 0', 'command', 'extra', 'median pair ratio', 'target'],
+    [
+      'command',
+      'node -e 0',
+      'command',
+      'ratio (median pair)',
+      'target',
+      'CPU: node -e 0',
+      'command',
+      'ratio',
+    ],
     figures.map((figure) => [
       figure.command,
       `${figure.baselineMedianMs} ms`,
       `${figure.commandMedianMs} ms`,
-      `+${round(figure.commandMedianMs - figure.baselineMedianMs, 1)} ms`,
       `${figure.medianPairRatio}×`,
       `≤ ${TARGET_RATIO}× ${figure.withinTarget ? '✓' : '✗'}`,
+      `${figure.baselineMedianCpuMs} ms`,
+      `${figure.commandMedianCpuMs} ms`,
+      `${figure.medianPairCpuRatio}×`,
     ]),
   );
 }
@@ -132,7 +148,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   await mkdir(dirname(output), { recursive: true });
   await writeFile(
     output,
-    `${JSON.stringify({ startedAt: new Date().toISOString(), node: process.version, figures }, null, 2)}\n`,
+    `${JSON.stringify({ startedAt: new Date().toISOString(), node: process.version, loadAverage: loadavg(), figures }, null, 2)}\n`,
   );
   console.error(`· wrote ${output}`);
 }
