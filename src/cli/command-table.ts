@@ -24,7 +24,7 @@ export interface CommandModule {
 /**
  * Every command of the `scratchpad` CLI, in the order `--help` lists them. Each module is imported only when the
  * command line selects one of its commands, so `--help`, `--version` and `read` load nothing they do not use.
- * `test/cli-command-table.test.ts` checks each listing against what its module registers.
+ * `command-table.test.ts` checks each listing against what its module registers.
  */
 export const COMMAND_TABLE: readonly CommandModule[] = [
   {
