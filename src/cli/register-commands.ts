@@ -6,8 +6,9 @@ import { selectedCommandNames } from './selected-commands.js';
 
 /**
  * Adds every command of {@link COMMAND_TABLE} to `program`: the modules of the commands `argv` selects are loaded
- * and register the real commands; every other command is a listing (its name and summary, which is all the root
- * `--help`, an unknown command's "Did you mean" and `help` need), so its module is never imported.
+ * and register the real commands (`help NAME` selects NAME); every other command is a listing (its name, help line
+ * and summary, which is all the root `--help` and an unknown command's "Did you mean" need), so its module is never
+ * imported.
  */
 export async function registerCommands(
   program: Command,
