@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { ScratchpadError } from '../core/errors.js';
-import { assertValidSession } from '../core/names.js';
-import { loadStoreDefaults, type StoreDefaults } from '../runtime/config/store-defaults.js';
-import { createScratchpad, type Scratchpad } from '../scratchpad/scratchpad.js';
-import { defaultDatabasePath, openStore } from '../stores/open-store.js';
+import type { assertValidSession } from '../core/names.js';
+import type { loadStoreDefaults, StoreDefaults } from '../runtime/config/store-defaults.js';
+import type { Scratchpad } from '../scratchpad/scratchpad.js';
+import type { defaultDatabasePath, openStore } from '../stores/open-store.js';
 
 /** The global options every command shares. */
 export interface GlobalOptions {
@@ -31,7 +31,20 @@ export interface CliContext {
   /** Marks the run as failed (exit 1) after a command printed its own report. */
   fail(): void;
   readonly exitCode: number;
+  /**
+   * Loads what resolving the options and opening the store need (the config file reader, the store opener); the
+   * CLI awaits it before a command runs.
+   */
+  load(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** What {@link CliContext.load} imports. */
+interface LoadedModules {
+  loadStoreDefaults: typeof loadStoreDefaults;
+  assertValidSession: typeof assertValidSession;
+  defaultDatabasePath: typeof defaultDatabasePath;
+  openStore: typeof openStore;
 }
 
 /** Builds the context from the root command's options. */
@@ -47,9 +60,14 @@ export function createCliContext(
   let opened: Promise<Scratchpad> | undefined;
   let exitCode = 0;
   let defaults: StoreDefaults | undefined;
+  let modules: LoadedModules | undefined;
+  const loaded = (): LoadedModules => {
+    if (modules === undefined) throw new Error('the CLI context was used before load()');
+    return modules;
+  };
   // Read once, when a command first needs them (a broken config.toml fails the commands that use the store).
   const storeDefaults = (): StoreDefaults => {
-    defaults ??= loadStoreDefaults(io.env);
+    defaults ??= loaded().loadStoreDefaults(io.env);
     return defaults;
   };
   const options = (): GlobalOptions => {
@@ -64,7 +82,7 @@ export function createCliContext(
       ...(raw.db ? { db: raw.db } : {}),
       ...(raw.store ? { store: raw.store } : {}),
       // A flag wins over its environment variable, which wins over config.toml's [store] session.
-      session: assertValidSession(
+      session: loaded().assertValidSession(
         raw.session ?? (io.env.SCRATCHPAD_SESSION || undefined) ?? storeDefaults().session ?? 'default',
       ),
       json: raw.json ?? false,
@@ -82,7 +100,7 @@ export function createCliContext(
     if (store) return store;
     if (db) return `sqlite:${db}`;
     if (io.env.SCRATCHPAD_STORE) return io.env.SCRATCHPAD_STORE;
-    return `sqlite:${io.env.SCRATCHPAD_DB || defaultDatabasePath(io.env)}`;
+    return `sqlite:${io.env.SCRATCHPAD_DB || loaded().defaultDatabasePath(io.env)}`;
   };
   const context: CliContext = {
     get options() {
@@ -98,7 +116,9 @@ export function createCliContext(
           ...(maxSessionBytes === undefined ? {} : { maxSessionBytes }),
           ...(options().redact ? {} : { redaction: false as const }),
         };
-        return createScratchpad({ driver: await openStore(storeUrl()), ...config });
+        // Imported here, not above: commands that never open the store (and --help) do not load it.
+        const { createScratchpad } = await import('../scratchpad/scratchpad.js');
+        return createScratchpad({ driver: await loaded().openStore(storeUrl()), ...config });
       })();
       return opened;
     },
@@ -115,6 +135,21 @@ export function createCliContext(
     },
     get exitCode() {
       return exitCode;
+    },
+    async load() {
+      // Imported here, not above: --help does not load them.
+      if (modules !== undefined) return;
+      const [storeDefaultsModule, names, stores] = await Promise.all([
+        import('../runtime/config/store-defaults.js'),
+        import('../core/names.js'),
+        import('../stores/open-store.js'),
+      ]);
+      modules = {
+        loadStoreDefaults: storeDefaultsModule.loadStoreDefaults,
+        assertValidSession: names.assertValidSession,
+        defaultDatabasePath: stores.defaultDatabasePath,
+        openStore: stores.openStore,
+      };
     },
     async close() {
       if (opened) await (await opened).close();

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { errorPayload, formatError } from '../core/format-error.js';
 import { guardOutputStream, outputFailure } from './output-errors.js';
-import { runCli } from './run-cli.js';
+import { packageVersion } from './package-version.js';
 
 const argv = process.argv.slice(2);
 // A reader that closed early (`| head`) ends the command quietly; a full disk on stdout is one line, not a trace.
@@ -17,10 +17,15 @@ guardOutputStream(
   },
   (code) => process.exit(code),
 );
-const code = await runCli(argv, {
-  stdout: process.stdout,
-  stderr: process.stderr,
-  stdin: process.stdin,
-  env: process.env,
-});
-process.exitCode = code;
+if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+  // What the parser prints for this command line, without loading the parser and the commands.
+  process.stdout.write(`${packageVersion()}\n`);
+} else {
+  const { runCli } = await import('./run-cli.js');
+  process.exitCode = await runCli(argv, {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    env: process.env,
+  });
+}

@@ -1,7 +1,7 @@
-import { InvalidArgumentError } from 'commander';
 import { ScratchpadError } from '../core/errors.js';
 import { type LineRange, parseLineRange } from '../core/line-range.js';
 import { MAX_TTL_SECONDS, TTL_SECONDS_RANGE } from '../core/ttl.js';
+import { InvalidArgumentError } from './commander.js';
 
 /** Commander parser for a non-negative integer flag (a malformed value is a usage error, exit 2). */
 export function nonNegativeInteger(value: string): number {

@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from 'commander';
+import { InvalidArgumentError } from './commander.js';
 
 /** Commander parser for an ISO 8601 time with its zone (`2026-04-26T04:00:00Z`); milliseconds since the epoch. */
 export function isoTime(value: string): number {

@@ -1,22 +1,13 @@
-import { readFileSync } from 'node:fs';
-import { Command, CommanderError } from 'commander';
 import { ScratchpadError } from '../core/errors.js';
 import { errorPayload, formatError } from '../core/format-error.js';
-import { type CliContext, createCliContext } from './cli-context.js';
+import { createCliContext } from './cli-context.js';
 import { cliWording } from './cli-wording.js';
-import { registerEntryCommands } from './commands/entry-commands.js';
-import { registerExecutorCommand } from './commands/executor-command.js';
-import { registerMcpCommand } from './commands/mcp-command.js';
-import { registerMnestomeCommand } from './commands/mnestome-command.js';
-import { registerNotesCommand } from './commands/notes-command.js';
-import { registerProxyCommand } from './commands/proxy-command.js';
-import { registerReadCommand } from './commands/read-command.js';
-import { registerRunCommand } from './commands/run-command.js';
-import { registerSchedulerCommand } from './commands/scheduler-command.js';
-import { registerStoreCommands } from './commands/store-commands.js';
-import { registerUiCommand } from './commands/ui-command.js';
-import { registerWriteCommand } from './commands/write-command.js';
+import type { CommandRegistrar } from './command-table.js';
+import { Command, CommanderError } from './commander.js';
+import { declareGlobalOptions } from './global-options.js';
 import { isClosedOutput, outputErrorCode, outputFailure } from './output-errors.js';
+import { packageVersion } from './package-version.js';
+import { registerCommands } from './register-commands.js';
 
 /** Standard streams and environment of one CLI run (tests pass their own). */
 export interface CliIo {
@@ -26,23 +17,7 @@ export interface CliIo {
   env: NodeJS.ProcessEnv;
 }
 
-/** Registers one group of commands. */
-export type CommandRegistrar = (program: Command, context: CliContext) => void;
-
-const REGISTRARS: CommandRegistrar[] = [
-  registerWriteCommand,
-  registerReadCommand,
-  registerEntryCommands,
-  registerStoreCommands,
-  registerNotesCommand,
-  registerMcpCommand,
-  registerProxyCommand,
-  registerRunCommand,
-  registerExecutorCommand,
-  registerMnestomeCommand,
-  registerSchedulerCommand,
-  registerUiCommand,
-];
+export type { CommandRegistrar };
 
 /**
  * Runs the `scratchpad` CLI. Returns the exit code: 0 ok; 1 a bad value or a failed operation (message on
@@ -50,26 +25,11 @@ const REGISTRARS: CommandRegistrar[] = [
  */
 export async function runCli(argv: string[], io: CliIo, extra: CommandRegistrar[] = []): Promise<number> {
   const jsonErrors = argv.includes('--json');
-  const program = new Command('scratchpad')
-    .description("Keep what does not fit in an LLM's context outside it, without losing it.")
-    .version(packageVersion(), '-V, --version')
-    .option(
-      '--db <path>',
-      'SQLite database file (env SCRATCHPAD_DB; default $XDG_DATA_HOME/scratchpad/scratchpad.db)',
-    )
-    .option(
-      '--store <url>',
-      'store: sqlite:PATH, fs:DIR, postgres://USER@HOST/DB, memory: (env SCRATCHPAD_STORE)',
-    )
-    .option(
-      '--session <id>',
-      'session id (env SCRATCHPAD_SESSION, then config.toml [store] session; default "default")',
-    )
-    .option('--json', 'machine-readable output')
-    .option(
-      '--no-redact',
-      'show secrets in tool results to the model as they are (env SCRATCHPAD_REDACT=off; default: redacted)',
-    )
+  const program = declareGlobalOptions(
+    new Command('scratchpad')
+      .description("Keep what does not fit in an LLM's context outside it, without losing it.")
+      .version(packageVersion(), '-V, --version'),
+  )
     .exitOverride()
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
@@ -78,7 +38,9 @@ export async function runCli(argv: string[], io: CliIo, extra: CommandRegistrar[
     })
     .showHelpAfterError('(run scratchpad --help for usage)');
   const context = createCliContext(program, io);
-  for (const register of [...REGISTRARS, ...extra]) register(program, context);
+  program.hook('preSubcommand', () => context.load());
+  await registerCommands(program, context, argv);
+  for (const register of extra) register(program, context);
   for (const command of program.commands) command.exitOverride().configureOutput(program.configureOutput());
 
   try {
@@ -132,14 +94,5 @@ export async function runCli(argv: string[], io: CliIo, extra: CommandRegistrar[
     return 1;
   } finally {
     await context.close().catch(() => undefined);
-  }
-}
-
-function packageVersion(): string {
-  try {
-    const path = new URL('../../package.json', import.meta.url);
-    return (JSON.parse(readFileSync(path, 'utf8')) as { version: string }).version;
-  } catch {
-    return '0.0.0';
   }
 }

@@ -1,6 +1,7 @@
-import { type Command, Option } from 'commander';
+import type { Command } from 'commander';
 import { PRESET_NAMES, type PresetName } from '../../tools/preset.js';
 import type { CliContext } from '../cli-context.js';
+import { Option } from '../commander.js';
 import { nonNegativeInteger, positiveInteger } from '../parse-number.js';
 
 interface ProxyFlags {

@@ -1,5 +1,6 @@
-import { type Command, Option } from 'commander';
+import type { Command } from 'commander';
 import type { CliContext } from '../cli-context.js';
+import { Option } from '../commander.js';
 
 /**
  * `scratchpad run "QUERY" [--provider P] [--model M] [--mode local|online|hybrid] [--quiet | --verbose]`: one agent

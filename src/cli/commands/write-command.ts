@@ -1,10 +1,11 @@
 import { createReadStream } from 'node:fs';
-import { type Command, Option } from 'commander';
+import type { Command } from 'commander';
 import { ScratchpadError } from '../../core/errors.js';
 import { formatBytes, formatCount } from '../../core/format.js';
 import type { JsonObject } from '../../core/json.js';
 import { bufferInput } from '../buffered-input.js';
 import type { CliContext } from '../cli-context.js';
+import { Option } from '../commander.js';
 import { nonNegativeInteger, ttlSeconds } from '../parse-number.js';
 
 /**
