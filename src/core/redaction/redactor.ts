@@ -50,6 +50,14 @@ interface CompiledSecretPattern {
   groups: number;
 }
 
+let builtins: readonly CompiledSecretPattern[] | undefined;
+
+/** The built-in patterns, compiled at the first call in this process. */
+function builtinPatterns(): readonly CompiledSecretPattern[] {
+  builtins ??= BUILTIN_SECRET_PATTERNS.map(compileSecretPattern);
+  return builtins;
+}
+
 const KIND = /^[a-z0-9][a-z0-9-]{0,39}$/;
 const MAX_DEPTH = 64;
 /** Characters redacted in one piece (a few milliseconds of work). */
@@ -67,20 +75,22 @@ const SLICE_MS = 8;
  */
 export function createRedactor(options: RedactorOptions = {}): Redactor {
   const enabled = options.enabled !== false;
-  const sources = [
-    ...(options.builtins === false ? [] : BUILTIN_SECRET_PATTERNS),
-    ...(options.patterns ?? []),
-  ];
-  const patterns = enabled ? sources.map(compileSecretPattern) : [];
+  // A caller's patterns compile now (a bad one is an error at creation); the built-in ones once per process, at
+  // the first redaction (a CLI read that redacts nothing does not pay for 32 compilations).
+  const extra = enabled ? (options.patterns ?? []).map(compileSecretPattern) : [];
+  const withBuiltins = enabled && options.builtins !== false;
+  let patterns: readonly CompiledSecretPattern[] | undefined;
+  const compiled = (): readonly CompiledSecretPattern[] =>
+    (patterns ??= withBuiltins ? [...builtinPatterns(), ...extra] : extra);
   const redactWindow = (window: string, counts: Record<string, number>): string =>
     aroundLoneSurrogates(window, (part) => {
       let current = part;
-      for (const pattern of patterns) current = replaceSecrets(current, pattern, counts);
+      for (const pattern of compiled()) current = replaceSecrets(current, pattern, counts);
       return current;
     });
   const scan = (text: string): RedactionResult => {
     const counts: Record<string, number> = {};
-    if (typeof text !== 'string' || patterns.length === 0 || text.length === 0)
+    if (typeof text !== 'string' || text.length === 0 || compiled().length === 0)
       return { text: typeof text === 'string' ? text : String(text), counts };
     let out = '';
     for (let start = 0; start < text.length; ) {
