@@ -1,7 +1,12 @@
 #!/usr/bin/env node
+import module from 'node:module';
 import { errorPayload, formatError } from '../core/format-error.js';
 import { guardOutputStream, outputFailure } from './output-errors.js';
 import { packageVersion } from './package-version.js';
+
+// Node 22.1+ keeps the compiled code of the modules loaded below in a cache on disk (the OS temp directory):
+// later starts skip compiling them. Node 20 has no such cache.
+(module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
 const argv = process.argv.slice(2);
 // A reader that closed early (`| head`) ends the command quietly; a full disk on stdout is one line, not a trace.
