@@ -1,5 +1,6 @@
 import type { TurnEvent } from '../runtime/planner/turn-events.js';
 import type { StepRecordLog } from '../runtime/planner/turn-record.js';
+import { neutraliseControlCharacters } from './terminal-text.js';
 
 /** Options of {@link createTurnProgress}. */
 export interface TurnProgressOptions {
@@ -17,7 +18,7 @@ export function createTurnProgress(
   options: TurnProgressOptions = {},
 ): (event: TurnEvent) => void {
   // Model text and tool results are hostile: no escape sequence reaches the terminal.
-  const write = (line: string) => stream.write(`${line.replace(CONTROL_CHARACTERS, '?')}\n`);
+  const write = (line: string) => stream.write(`${neutraliseControlCharacters(line)}\n`);
   return (event) => {
     switch (event.type) {
       case 'turn-start':
@@ -58,8 +59,6 @@ export function createTurnProgress(
     }
   };
 }
-
-const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
 const PURPOSE = {
   step: 'choosing the next step',
