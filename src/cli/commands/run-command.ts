@@ -3,8 +3,9 @@ import type { CliContext } from '../cli-context.js';
 import { Option } from '../commander.js';
 
 /**
- * `scratchpad run "QUERY" [--provider P] [--model M] [--mode local|online|hybrid] [--quiet | --verbose]`: one agent
- * turn (seed 002), its progress on stderr and the answer on stdout.
+ * `scratchpad run "QUERY" [--provider P] [--model M] [--mode local|online|hybrid] [--quiet | --verbose] [--raw]`: one
+ * agent turn (seed 002), its progress on stderr and the answer on stdout (control characters shown as `?` on a
+ * terminal unless `--raw`).
  */
 export function registerRunCommand(program: Command, context: CliContext): void {
   program
@@ -47,6 +48,10 @@ export function registerRunCommand(program: Command, context: CliContext): void 
     )
     .addOption(new Option('--quiet', 'print no progress on stderr').conflicts('verbose'))
     .option('--verbose', "also print the model's own text in the progress")
+    .option(
+      '--raw',
+      "print the answer's control characters as they are on a terminal too (by default a terminal sees them as ?; a pipe always gets them)",
+    )
     .action(
       async (
         query: string,
@@ -62,11 +67,13 @@ export function registerRunCommand(program: Command, context: CliContext): void 
           mode?: 'local' | 'online' | 'hybrid';
           quiet?: boolean;
           verbose?: boolean;
+          raw?: boolean;
         },
       ) => {
-        const [{ runQuery }, { createTurnProgress }] = await Promise.all([
+        const [{ runQuery }, { createTurnProgress }, { isTerminal, textForStdout }] = await Promise.all([
           import('../../runtime/planner/run-query.js'),
           import('../turn-progress.js'),
+          import('../terminal-text.js'),
         ]);
         const scratchpad = await context.scratchpad();
         const result = await runQuery({
@@ -93,7 +100,9 @@ export function registerRunCommand(program: Command, context: CliContext): void 
         if (context.options.json) {
           context.print('', { ...result.record, log_file: result.logFile ?? null });
         } else {
-          context.stdout.write(`${result.finalMessage}\n`);
+          // The answer is the model's text (hostile): no escape sequence reaches a terminal unless asked for.
+          const target = { terminal: isTerminal(context.stdout), raw: flags.raw === true };
+          context.stdout.write(`${textForStdout(result.finalMessage, target)}\n`);
           if (result.finalKind !== 'answer')
             context.stderr.write(
               `scratchpad run: the turn ended with ${result.finalKind} (turn ${result.turnId})\n`,
