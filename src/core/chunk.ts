@@ -26,6 +26,13 @@ export interface Chunk extends ChunkInfo {
 /** Default chunk size in bytes. */
 export const DEFAULT_CHUNK_SIZE = 256 * 1024;
 
+/**
+ * The largest chunk a scratchpad writes (its `chunkSize` may not exceed it). A stored chunk whose index claims more
+ * bytes was not written by llm-scratchpad, so a read refuses it as corrupt before decompressing anything: this
+ * bounds what one damaged or hostile chunk row can make a read allocate.
+ */
+export const MAX_CHUNK_SIZE = 16 * 1024 * 1024;
+
 /** The axis a position refers to when locating a chunk. */
 export type ChunkAxis = 'byte' | 'char' | 'line';
 

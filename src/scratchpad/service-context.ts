@@ -1,4 +1,4 @@
-import { DEFAULT_CHUNK_SIZE } from '../core/chunk.js';
+import { DEFAULT_CHUNK_SIZE, MAX_CHUNK_SIZE } from '../core/chunk.js';
 import { ScratchpadError } from '../core/errors.js';
 import type { Redactor } from '../core/redaction/redactor.js';
 import type { StoreDriver } from '../stores/driver.js';
@@ -51,6 +51,13 @@ export function resolveServiceContext(config: ScratchpadConfig): ServiceContext 
         },
       );
     }
+  }
+  if (config.chunkSize !== undefined && config.chunkSize > MAX_CHUNK_SIZE) {
+    throw new ScratchpadError(
+      'INVALID_ARGUMENT',
+      `chunkSize must be at most ${MAX_CHUNK_SIZE} bytes (16 MiB), got ${config.chunkSize}.`,
+      { details: { option: 'chunkSize' } },
+    );
   }
   const redaction = resolveRedaction(config.redaction);
   return {

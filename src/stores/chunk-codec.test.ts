@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { MAX_CHUNK_SIZE } from '../core/chunk.js';
 import { ScratchpadError } from '../core/errors.js';
 import {
   type ChunkCompression,
@@ -53,6 +55,7 @@ describe('chunk codec', () => {
   });
 
   it('decodes a batch of mixed chunks in order', async () => {
+    const sizes = [200_000, 100_000, 300_000];
     const chunks = await Promise.all(
       [lines(200_000), randomBytes(100_000), lines(300_000)].map(async (data, seq) => {
         const { codec, stored } = await encodeChunkBytes(data, 'brotli');
@@ -60,7 +63,7 @@ describe('chunk codec', () => {
           data,
           stored: {
             seq,
-            byteStart: 0,
+            byteStart: sizes.slice(0, seq).reduce((sum, size) => sum + size, 0),
             charStart: 0,
             lineStart: 0,
             bytes: data.byteLength,
@@ -107,6 +110,63 @@ describe('chunk codec', () => {
         'STORE_CORRUPT',
       ),
     ).toBe(true);
+  });
+
+  it('a chunk claiming more than the largest chunk is STORE_CORRUPT before anything is decompressed', async () => {
+    // Garbage bytes: had they been decompressed, the error would say they do not decompress.
+    const garbage = Buffer.alloc(1000, 0x5a);
+    for (const codec of [0, ...codecs.map((name) => CODEC_IDS[name])]) {
+      for (const bytes of [MAX_CHUNK_SIZE + 1, 2 ** 30, -1, 1.5, Number.NaN]) {
+        const error = caught(() => decodeChunkBytes(codec, garbage, bytes, place));
+        expect(ScratchpadError.hasCode(error, 'STORE_CORRUPT')).toBe(true);
+        expect((error as Error).message).toBe(
+          `Chunk 3 of "s1/doc" claims ${bytes} bytes; no chunk is larger than ${MAX_CHUNK_SIZE}.`,
+        );
+        await expect(decodeChunkBytesAsync(codec, garbage, bytes, place)).rejects.toThrow(/claims/);
+      }
+    }
+  });
+
+  it.each(codecs.filter((name) => name !== 'zstd'))(
+    'a %s bomb (64 MiB from a few KB) declared as 1 MiB stops at 1 MiB: STORE_CORRUPT',
+    async (name) => {
+      const bomb =
+        name === 'gzip'
+          ? zlib.gzipSync(Buffer.alloc(64 * 1024 ** 2, 0x61))
+          : zlib.brotliCompressSync(Buffer.alloc(64 * 1024 ** 2, 0x61), {
+              params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 },
+            });
+      expect(bomb.byteLength).toBeLessThan(100_000);
+      const error = caught(() => decodeChunkBytes(CODEC_IDS[name], bomb, 1024 ** 2, place));
+      expect((error as Error).message).toBe(`Chunk 3 of "s1/doc" does not decompress as ${name}.`);
+      await expect(decodeChunkBytesAsync(CODEC_IDS[name], bomb, 1024 ** 2, place)).rejects.toMatchObject({
+        code: 'STORE_CORRUPT',
+      });
+    },
+  );
+
+  it('a chunk that does not end where the next one begins is STORE_CORRUPT before decompressing', async () => {
+    const data = lines(100_000);
+    const { codec, stored } = await encodeChunkBytes(data, 'brotli');
+    const chunk = (seq: number, byteStart: number, bytes: number) => ({
+      seq,
+      byteStart,
+      charStart: 0,
+      lineStart: 0,
+      bytes,
+      chars: 0,
+      newlines: 0,
+      codec,
+      stored,
+    });
+    // Chunk 0 claims 200,000 bytes, but chunk 1 begins at byte 100,000.
+    await expect(
+      decodeChunks([chunk(0, 0, 200_000), chunk(1, 100_000, 100_000)], '"s1/doc"'),
+    ).rejects.toThrow(
+      'Chunk 0 of "s1/doc" does not end where chunk 1 begins (its index claims 200000 bytes from byte 0; chunk 1 begins at byte 100000).',
+    );
+    const decoded = await decodeChunks([chunk(0, 0, 100_000), chunk(1, 100_000, 100_000)], '"s1/doc"');
+    expect(decoded.map((each) => Buffer.from(each.data).equals(data))).toEqual([true, true]);
   });
 
   it('a codec number this version does not know, or zstd without zstd, is CODEC_UNAVAILABLE', () => {

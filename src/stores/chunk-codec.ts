@@ -1,5 +1,5 @@
 import zlib from 'node:zlib';
-import type { Chunk } from '../core/chunk.js';
+import { type Chunk, MAX_CHUNK_SIZE } from '../core/chunk.js';
 import { ScratchpadError } from '../core/errors.js';
 import type { StoredChunk } from './stored-chunk.js';
 
@@ -168,7 +168,9 @@ export async function encodeChunkBytes(
 /**
  * The bytes of a chunk as written, from its stored form: the one place every store reads chunk bytes through.
  * Codec 0 returns `stored` itself. A codec this Node lacks (a store written with zstd, opened on Node 20) is
- * `CODEC_UNAVAILABLE`; bytes that do not decompress to exactly `bytes` are `STORE_CORRUPT`.
+ * `CODEC_UNAVAILABLE`; bytes that do not decompress to exactly `bytes` are `STORE_CORRUPT`. A `bytes` over
+ * {@link MAX_CHUNK_SIZE} is `STORE_CORRUPT` before anything is decompressed, and decompression stops (`STORE_CORRUPT`)
+ * as soon as it would produce more than `bytes`: a decompression bomb costs at most one chunk's size.
  */
 export function decodeChunkBytes(
   codec: number,
@@ -176,6 +178,7 @@ export function decodeChunkBytes(
   bytes: number,
   place: ChunkPlace,
 ): Buffer {
+  checkDeclaredSize(bytes, place);
   if (codec === 0) return checkedLength(asBuffer(stored), bytes, place);
   const implementation = CODECS.get(codec);
   if (!implementation) throw codecUnavailable(codec, place);
@@ -196,6 +199,7 @@ export async function decodeChunkBytesAsync(
   place: ChunkPlace,
 ): Promise<Buffer> {
   const implementation = CODECS.get(codec);
+  checkDeclaredSize(bytes, place);
   if (codec === 0 || !implementation || bytes <= INLINE_WORK_BYTES) {
     return decodeChunkBytes(codec, stored, bytes, place);
   }
@@ -214,9 +218,12 @@ export async function decodeChunkBytesAsync(
 
 /**
  * The chunks of `stored` with their bytes as written (see {@link decodeChunkBytes}; `where` names the entry in
- * errors). Several compressed chunks (a grep's batch) are decompressed in parallel in the thread pool.
+ * errors). Several compressed chunks (a grep's batch) are decompressed in parallel in the thread pool. Before any
+ * is decompressed, each declared size is checked against {@link MAX_CHUNK_SIZE} and each chunk against the next
+ * one in sequence (where one ends, in bytes, the next begins): a chunk row whose sizes were changed is `STORE_CORRUPT`.
  */
 export async function decodeChunks(stored: readonly StoredChunk[], where: string): Promise<Chunk[]> {
+  checkNeighbours(stored, where);
   const decode = ({ codec, stored: bytes, ...info }: StoredChunk): Chunk => ({
     ...info,
     data: decodeChunkBytes(codec, bytes, info.bytes, { where, seq: info.seq }),
@@ -235,19 +242,49 @@ export function codecName(codec: number): string {
   return Object.entries(CODEC_IDS).find(([, id]) => id === codec)?.[0] ?? `codec ${codec}`;
 }
 
+/** `STORE_CORRUPT` when a chunk's index claims more bytes than any chunk llm-scratchpad writes. */
+function checkDeclaredSize(bytes: number, place: ChunkPlace): void {
+  if (Number.isSafeInteger(bytes) && bytes >= 0 && bytes <= MAX_CHUNK_SIZE) return;
+  throw corrupt(
+    place,
+    `Chunk ${place.seq} of ${place.where} claims ${bytes} bytes; no chunk is larger than ${MAX_CHUNK_SIZE}.`,
+  );
+}
+
+/**
+ * `STORE_CORRUPT` when a chunk does not end where the next chunk in sequence begins, in bytes (the axis every
+ * entry has: characters and lines are 0 for binary content).
+ */
+function checkNeighbours(stored: readonly StoredChunk[], where: string): void {
+  for (let index = 1; index < stored.length; index++) {
+    const previous = stored[index - 1] as StoredChunk;
+    const next = stored[index] as StoredChunk;
+    if (next.seq !== previous.seq + 1) continue;
+    if (previous.byteStart + previous.bytes !== next.byteStart) {
+      throw corrupt(
+        { where, seq: previous.seq },
+        `Chunk ${previous.seq} of ${where} does not end where chunk ${next.seq} begins (its index claims ${previous.bytes} bytes from byte ${previous.byteStart}; chunk ${next.seq} begins at byte ${next.byteStart}).`,
+      );
+    }
+  }
+}
+
+function corrupt(place: ChunkPlace, message: string): ScratchpadError {
+  return new ScratchpadError('STORE_CORRUPT', message, {
+    hint: 'The store was changed outside llm-scratchpad; delete the entry and write it again.',
+    details: { where: place.where, seq: place.seq },
+  });
+}
+
 function asBuffer(data: Uint8Array): Buffer {
   return Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
 }
 
 function checkedLength(data: Buffer, bytes: number, place: ChunkPlace): Buffer {
   if (data.byteLength === bytes) return data;
-  throw new ScratchpadError(
-    'STORE_CORRUPT',
+  throw corrupt(
+    place,
     `Chunk ${place.seq} of ${place.where} has ${data.byteLength} bytes; its index says ${bytes}.`,
-    {
-      hint: 'The store was changed outside llm-scratchpad; delete the entry and write it again.',
-      details: { where: place.where, seq: place.seq },
-    },
   );
 }
 
