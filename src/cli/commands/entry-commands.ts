@@ -99,6 +99,12 @@ export function registerEntryCommands(program: Command, context: CliContext): vo
       '--partial',
       'answer at once from the part of the session indexed so far (saying how far indexing got) instead of indexing the rest first',
     )
+    .addHelpText(
+      'after',
+      '\nWithout --partial, search first indexes what the session still has pending, so it finds what every write\n' +
+        'stored; on a terminal it shows how much is indexed on stderr. Ctrl-C stops it; what was indexed stays\n' +
+        'indexed and the next search goes on from there.',
+    )
     .action(async (query: string, flags: { limit?: number; partial?: boolean }) => {
       const scratchpad = await context.scratchpad();
       if (!flags.partial && query.trim().length > 0) {
