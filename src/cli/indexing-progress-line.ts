@@ -23,7 +23,7 @@ export function indexingProgressLine(stderr: NodeJS.WritableStream): IndexingPro
       if (!terminal || (!shown && progress.done >= progress.total)) return;
       const percent = progress.total === 0 ? 100 : Math.floor((progress.done / progress.total) * 100);
       stderr.write(
-        `\r\x1b[2Kindexing for search: ${percent}% (${formatBytes(progress.done)} of ${formatBytes(progress.total)}); Ctrl-C stops, the next search goes on from there`,
+        `\r\x1b[2Kindexing for search: ${percent}% (${formatBytes(progress.done)} of ${formatBytes(progress.total)}), Ctrl-C to stop`,
       );
       shown = true;
     },
