@@ -91,6 +91,7 @@ export type {
   DriverSearchRequest,
   DriverSearchResult,
   IndexingProgress,
+  IndexSessionOptions,
   ListPosition,
   ListQuery,
   StoreDriver,

@@ -7,7 +7,7 @@ import { assertValidName, assertValidSession } from '../core/names.js';
 import type { Redactor } from '../core/redaction/redactor.js';
 import { assertReadSlice, type ReadSlice } from '../core/slice.js';
 import { decodeUtf8 } from '../core/utf8.js';
-import type { StoreDriver, StoreTotals } from '../stores/driver.js';
+import type { IndexingProgress, IndexSessionOptions, StoreDriver, StoreTotals } from '../stores/driver.js';
 import { expiry, isExpired } from './entry-expiry.js';
 import { contextBlocks, describeGrep } from './grep/grep-blocks.js';
 import { prepareGrep, scanLines } from './grep/grep-scan.js';
@@ -418,6 +418,22 @@ export class Scratchpad {
   /** Live entries written during one turn, oldest first (seed 000: the planner shows the model only its own turn). */
   listForTurn(session: string, turn: string): Promise<Entry[]> {
     return collectAsync(this.entries(session, { turn, orderBy: 'createdAt' }));
+  }
+
+  /**
+   * Indexes a session for search until its index covers everything written to it so far, reporting how far it got
+   * (`onProgress`, a few times a second), so that the next {@link search} is whole. A search alone waits for the
+   * index only a little and answers from the indexed part; a long-lived process keeps indexing in the background
+   * anyway, a short one (the CLI) calls this first. Resolves with the final progress, or `undefined` at once on
+   * stores without a background index (their search is always whole). An
+   * aborted `signal` rejects with its reason; what was indexed stays indexed and indexing resumes at the next call.
+   */
+  async finishIndexing(
+    session: string,
+    options: IndexSessionOptions = {},
+  ): Promise<IndexingProgress | undefined> {
+    assertValidSession(session);
+    return this.driver.doIndexSession?.(session, options);
   }
 
   /**

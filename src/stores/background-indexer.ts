@@ -1,3 +1,5 @@
+import type { IndexingProgress, IndexSessionOptions } from './driver.js';
+
 /**
  * Runs a session's full-text indexing as a loop of short steps with a turn of the event loop between them, one loop
  * per session at a time (SQLite's steps are short transactions, on its index thread for a store on a file,
@@ -11,6 +13,12 @@ PostgreSQL's statements the server runs). A search starts (or joins) its session
  * asking about 1 GB hears back at once.
  */
 export const SEARCH_INDEX_WAIT_MS = 250;
+
+/**
+ * How often {@link BackgroundIndexer.indexUntilComplete} reports progress and looks at its signal; also how long it
+ * waits before looking again when the rest of the session is being indexed by another process.
+ */
+export const INDEX_PROGRESS_INTERVAL_MS = 250;
 
 export class BackgroundIndexer {
   readonly #step: (session: string) => number | Promise<number>;
@@ -41,6 +49,28 @@ export class BackgroundIndexer {
       return await Promise.race([loop.then(() => true), timeout]);
     } finally {
       clearTimeout(timer);
+    }
+  }
+
+  /**
+   * Runs `session`'s loop until `progress` says the whole session is indexed (chunks another process was
+   * indexing included), reporting it every {@link INDEX_PROGRESS_INTERVAL_MS}. An aborted `signal` stops the wait
+   * (rejecting with its reason) within that interval; the loop itself goes on in the background as after a search.
+   */
+  async indexUntilComplete(
+    session: string,
+    progress: () => Promise<IndexingProgress>,
+    options: IndexSessionOptions = {},
+  ): Promise<IndexingProgress> {
+    for (;;) {
+      options.signal?.throwIfAborted();
+      const finished = await this.indexFor(session, INDEX_PROGRESS_INTERVAL_MS);
+      const now = await progress();
+      options.onProgress?.(now);
+      if (now.done >= now.total) return now;
+      options.signal?.throwIfAborted();
+      // This loop found nothing left to take: another process holds the rest. Look again a little later.
+      if (finished) await new Promise((resolve) => setTimeout(resolve, INDEX_PROGRESS_INTERVAL_MS));
     }
   }
 

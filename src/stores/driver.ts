@@ -105,6 +105,14 @@ export interface StoreDriver {
   doSearch?(request: DriverSearchRequest): Promise<DriverSearchResult>;
 
   /**
+   * Indexes the session for search until its index covers all of its text (what another process is indexing
+   * included), reporting progress on the way, and resolves with the final progress. Optional: only drivers that
+   * build their index in the background have it; without it a search is always whole. An aborted signal stops the
+   * wait, not the background indexing.
+   */
+  doIndexSession?(session: string, options?: IndexSessionOptions): Promise<IndexingProgress>;
+
+  /**
    * Removes staging areas that were never committed nor aborted and are older than `olderThanMs` (a crashed
    * writer's leftovers; the fs backend counts age from the file's last write), releases the content of replaced or
    * deleted entries a driver kept for readers once their wait is over, and deletes files nothing points at
@@ -277,6 +285,14 @@ export interface DriverSearchResult {
 export interface IndexingProgress {
   done: number;
   total: number;
+}
+
+/** What {@link StoreDriver.doIndexSession} takes. */
+export interface IndexSessionOptions {
+  /** Called with how far indexing got, a few times a second and once at the end. */
+  onProgress?: (progress: IndexingProgress) => void;
+  /** Stops waiting (the promise rejects with the signal's reason); indexing goes on in the background. */
+  signal?: AbortSignal;
 }
 
 /** One entry a search found: its best-matching chunk's score and snippet. */

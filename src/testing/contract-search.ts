@@ -66,4 +66,48 @@ export function searchContract({ open, test }: ContractHarness): void {
     },
     INDEX_DEADLINE_MS + 30_000,
   );
+
+  test(
+    'finishIndexing indexes the whole session with progress, so the next search is whole',
+    async () => {
+      const pad = open({ chunkSize: 64 * 1024 });
+      const filler = (from: number) =>
+        Array.from(
+          { length: 60_000 },
+          (_, line) => `${from + line} worker-${line % 7} handled request ${line * 31} in ${line % 97} ms`,
+        ).join('\n');
+      await pad.write('s1', 'log', `${filler(0)}\nthe rare word quokka in the middle\n${filler(60_000)}\n`);
+      await pad.write('s2', 'other', 'a quokka in another session');
+      const reports: { done: number; total: number }[] = [];
+      const final = await pad.finishIndexing('s1', { onProgress: (progress) => reports.push(progress) });
+      if (final !== undefined) {
+        // A store with a background index: it reported its way to the end, never past the total.
+        expect(final.done).toBe(final.total);
+        expect(final.total).toBeGreaterThan(60_000 * 40);
+        expect(reports.at(-1)).toEqual(final);
+        for (const report of reports) expect(report.done).toBeLessThanOrEqual(report.total);
+      } else {
+        expect(reports).toEqual([]);
+      }
+      const { hits, indexing } = await pad.search('s1', 'quokka');
+      expect(indexing).toBeUndefined();
+      expect(hits.map((hit) => hit.entry.name)).toEqual(['log']);
+      // An aborted wait rejects with the signal's reason and leaves the store usable.
+      await pad.write('s1', 'more', `${filler(200_000)}\nquokka again\n`);
+      const stop = new AbortController();
+      stop.abort(new Error('stopped by the test'));
+      if (final !== undefined) {
+        await expect(pad.finishIndexing('s1', { signal: stop.signal })).rejects.toThrow(
+          'stopped by the test',
+        );
+      }
+      await pad.finishIndexing('s1');
+      expect((await pad.search('s1', 'quokka')).hits.map((hit) => hit.entry.name).sort()).toEqual([
+        'log',
+        'more',
+      ]);
+      await expectCode(pad.finishIndexing('no/such session'), 'INVALID_NAME');
+    },
+    INDEX_DEADLINE_MS,
+  );
 }

@@ -5,6 +5,7 @@ import { DEFAULT_LIST_LIMIT, type ListOrder } from '../../scratchpad/listing/lis
 import { indexingMessage } from '../../scratchpad/search/indexing-message.js';
 import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from '../../scratchpad/search/search-limit.js';
 import type { CliContext } from '../cli-context.js';
+import { indexingProgressLine } from '../indexing-progress-line.js';
 import { nonNegativeInteger, positiveInteger } from '../parse-number.js';
 
 /** `edit`, `list`, `delete`, `search`: the per-entry commands besides write/read. */
@@ -94,8 +95,27 @@ export function registerEntryCommands(program: Command, context: CliContext): vo
       `most results (default ${DEFAULT_SEARCH_LIMIT}, at most ${MAX_SEARCH_LIMIT})`,
       positiveInteger,
     )
-    .action(async (query: string, flags: { limit?: number }) => {
+    .option(
+      '--partial',
+      'answer at once from the part of the session indexed so far (saying how far indexing got) instead of indexing the rest first',
+    )
+    .addHelpText(
+      'after',
+      '\nWithout --partial, search first indexes what the session still has pending, so it finds what every write\n' +
+        'stored; on a terminal it shows how much is indexed on stderr. Ctrl-C stops it; what was indexed stays\n' +
+        'indexed and the next search goes on from there.',
+    )
+    .action(async (query: string, flags: { limit?: number; partial?: boolean }) => {
       const scratchpad = await context.scratchpad();
+      if (!flags.partial && query.trim().length > 0) {
+        // A CLI process lives for one command: without this, it would answer from the little its search indexed.
+        const progress = indexingProgressLine(context.stderr);
+        try {
+          await scratchpad.finishIndexing(context.options.session, { onProgress: progress.update });
+        } finally {
+          progress.end();
+        }
+      }
       const { hits, indexing } = await scratchpad.search(
         context.options.session,
         query,

@@ -11,6 +11,8 @@ import type {
   ContentSink,
   DriverSearchRequest,
   DriverSearchResult,
+  IndexingProgress,
+  IndexSessionOptions,
   ListQuery,
   StoreDriver,
   StoreTotals,
@@ -470,6 +472,18 @@ export class PostgresDriver implements StoreDriver {
       const hits = await searchSession(this.#pool, this.#s, request);
       return progress.done < progress.total ? { hits, indexing: progress } : { hits };
     });
+  }
+
+  /**
+   * Runs the session's indexing loop until every chunk of it has its tsvector (chunks another process is indexing
+   * included: their progress is read from the table), reporting progress on the way.
+   */
+  async doIndexSession(session: string, options: IndexSessionOptions = {}): Promise<IndexingProgress> {
+    return this.#indexer.indexUntilComplete(
+      session,
+      () => this.#guard(() => indexingProgress(this.#pool, this.#s, session)),
+      options,
+    );
   }
 
   /**

@@ -10,6 +10,8 @@ import type {
   ContentSink,
   DriverSearchRequest,
   DriverSearchResult,
+  IndexingProgress,
+  IndexSessionOptions,
   ListQuery,
   StoreDriver,
   StoreTotals,
@@ -433,6 +435,18 @@ export class SqliteDriver implements StoreDriver {
       });
     }
     return progress !== undefined && progress.done < progress.total ? { hits, indexing: progress } : { hits };
+  }
+
+  /**
+   * Runs the session's indexing loop (on the index thread for a store on a file) until the index covers all of
+   * the session's text, reporting progress on the way.
+   */
+  async doIndexSession(session: string, options: IndexSessionOptions = {}): Promise<IndexingProgress> {
+    return this.#indexer.indexUntilComplete(
+      session,
+      () => this.#read(() => this.#search.progress(session)),
+      options,
+    );
   }
 
   /**
