@@ -13,21 +13,11 @@ import { resultCodeName } from './sqlite-result-codes.js';
 export type SqliteBindingName = 'node:sqlite' | '@photostructure/sqlite';
 
 /** The part of `DatabaseSync` (node:sqlite and @photostructure/sqlite alike) used here. */
-interface RawDatabase {
+interface RawDatabase extends Pick<SqliteDatabase, 'exec' | 'function' | 'close'> {
   prepare(source: string): RawStatement;
-  exec(source: string): void;
-  function(
-    name: string,
-    options: { deterministic?: boolean; varargs?: boolean },
-    implementation: (...parameters: unknown[]) => unknown,
-  ): void;
-  close(): void;
 }
 
-interface RawStatement {
-  run(...parameters: unknown[]): SqliteRunResult;
-  get(...parameters: unknown[]): unknown;
-  all(...parameters: unknown[]): unknown[];
+interface RawStatement extends SqliteStatement {
   setAllowUnknownNamedParameters?(enabled: boolean): void;
 }
 
