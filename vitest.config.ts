@@ -19,6 +19,8 @@ export default defineConfig({
       ...configDefaults.exclude,
       ...(process.env.SCRATCHPAD_TEST_SCOPE === 'node-line' ? PACKAGE_SUITES : []),
     ],
+    // Rebuilds dist/ first when src/ is newer: worker threads and the CLI's end-to-end tests run the build.
+    globalSetup: ['test/setup/fresh-build.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',

@@ -18,6 +18,7 @@ import { optionValue } from './lib/command-line.js';
 import { codexTruncate } from './lib/context-codex.js';
 import { replayCompacted } from './lib/context-masking.js';
 import { replay, score, stepsOf } from './lib/context-replay.js';
+import { PRICED_MODEL, promptCacheCost } from './lib/prompt-cache-cost.js';
 import { scriptedSummarizer } from './lib/scripted-summarizer.js';
 import { textTable } from './lib/text-table.js';
 import { tokenEstimateError } from './lib/token-estimate-error.js';
@@ -89,6 +90,22 @@ const POLICIES = [
     key: 'stub-after-every',
     label: 'full at its own step, stub after (compactMessages, every step)',
     compact: { keepRecent: 1, clearAtLeast: 0 },
+  },
+  {
+    key: 'stub-after-default',
+    label: 'full at its own step, stub after (compactMessages default: carriedRatio 2) (default)',
+    compact: { keepRecent: 1 },
+    isDefault: true,
+  },
+  ...[1.5, 1.75, 2.5, 3].map((carriedRatio) => ({
+    key: `stub-after-carried-${carriedRatio}`,
+    label: `full at its own step, stub after (compactMessages, carriedRatio ${carriedRatio})`,
+    compact: { keepRecent: 1, carriedRatio },
+  })),
+  {
+    key: 'stub-after-8k',
+    label: 'full at its own step, stub after (compactMessages, batches >= 8,192 tokens)',
+    compact: { keepRecent: 1, clearAtLeast: 8192 },
   },
   {
     key: 'salient-stub-after',
@@ -199,6 +216,12 @@ const output = {
     compactMessages:
       'rows with `compact`: the replay is an OpenAI chat conversation compacted by compactMessages before every request (keepRecent 1 = the newest result whole); context counts the tool messages as they stand in each request',
     lost: 'neither visible nor in the store',
+    cachedCostRatio:
+      'input cost with prompt caching over the same for all inline: each request reads from the cache the messages it shares from the start with the one before (0.1x the uncached price) and writes the rest (1.25x); tokens = chars / 4',
+    pricedModel:
+      'Claude Sonnet 4.5: $3 per million input tokens, cache reads $0.30, cache writes $3.75 (dollarsPerTrajectory)',
+    paretoFront:
+      'among rows with 100% visible and 0 lost: those no other row matches or beats on context, rewrites and cached cost at once',
     halves: 'A = trajectories with an even index (tuning half), B = odd index (held out)',
   },
   storeTotals: stats,
@@ -233,7 +256,13 @@ async function runPolicy(entry) {
       shownChars += run.shown.reduce((sum, text) => sum + text.length, 0);
       const scored = await score(trajectory, { ...run, kept: run.shown }, session);
       const cumulative = run.contextChars.reduce((sum, chars) => sum + chars, 0);
-      perTrajectory.push({ index, ...scored, cumulative, rewrites: run.rewrites });
+      perTrajectory.push({
+        index,
+        ...scored,
+        cumulative,
+        rewrites: run.rewrites,
+        ...costs(trajectory, run.requests),
+      });
       continue;
     }
     const show = entry.truncate
@@ -243,13 +272,20 @@ async function runPolicy(entry) {
     offloaded += run.entries.filter((item) => item !== null).length;
     shownChars += run.shown.reduce((sum, text) => sum + text.length, 0);
     const rewrites = run.kept.filter((kept, step) => kept !== run.shown[step]).length;
-    perTrajectory.push({ index, ...(await score(trajectory, run, session)), rewrites });
+    const requests = requestsOf(trajectory, run.shown, run.kept);
+    perTrajectory.push({
+      index,
+      ...(await score(trajectory, run, session)),
+      rewrites,
+      ...costs(trajectory, requests),
+    });
   }
   const seconds = (performance.now() - started) / 1000;
   console.error(`  ${entry.key}: ${seconds.toFixed(1)} s`);
   return {
     key: entry.key,
     label: entry.label,
+    ...(entry.isDefault ? { isDefault: true } : {}),
     policy: entry.policy ?? (entry.compact ? 'raw' : 'truncate'),
     ...(entry.compact ? { compact: entry.compact } : {}),
     ...(entry.masked ? { masked: true } : {}),
@@ -282,6 +318,28 @@ function offloading(session, policy, masked, stats = {}) {
   };
 }
 
+/** The message texts of each request of a replay: task, then per step the thought + action and the observation. */
+function requestsOf(trajectory, shown, kept) {
+  const requests = [];
+  const history = [trajectory.task];
+  for (let index = 0; index < shown.length; index++) {
+    const step = trajectory.steps[index];
+    const own = (step.thought ?? '') + (step.action ?? '');
+    requests.push([...history, own, shown[index]]);
+    history.push(own, kept[index]);
+  }
+  return requests;
+}
+
+/** Prompt-cached input cost of a replay and of the same trajectory kept all inline (units of uncached tokens). */
+function costs(trajectory, requests) {
+  const inline = trajectory.steps.map((step) => step.observation ?? '');
+  return {
+    cost: promptCacheCost(requests),
+    costInline: promptCacheCost(requestsOf(trajectory, inline, inline)),
+  };
+}
+
 function truncating(truncate) {
   return async ({ observation }) => ({ text: truncate(observation), entry: null });
 }
@@ -292,6 +350,8 @@ function aggregate(items) {
   return {
     trajectories: items.length,
     contextRatio: round(sum('cumulative') / sum('cumulativeInline')),
+    cachedCostRatio: round(sum('cost') / sum('costInline')),
+    dollarsPerTrajectory: round((sum('cost') * PRICED_MODEL.input) / 1e6 / Math.max(1, items.length)),
     facts,
     visibleShare: round(facts === 0 ? 1 : sum('visible') / facts),
     rewritesPerTrajectory: round(sum('rewrites') / Math.max(1, items.length)),
@@ -314,6 +374,8 @@ function printTable(rows) {
     'lost',
     'offloaded',
     'rewrites/traj',
+    'cached cost',
+    '$/traj',
     '| A: context',
     'visible',
     '| B: context',
@@ -327,6 +389,8 @@ function printTable(rows) {
     String(row.all.lost),
     String(row.offloaded),
     row.all.rewritesPerTrajectory.toFixed(1),
+    row.all.cachedCostRatio.toFixed(3),
+    row.all.dollarsPerTrajectory.toFixed(4),
     `| ${row.halfA.contextRatio.toFixed(3)}`,
     `${(row.halfA.visibleShare * 100).toFixed(1)}%`,
     `| ${row.halfB.contextRatio.toFixed(3)}`,
@@ -336,6 +400,10 @@ function printTable(rows) {
     `facts: ${rows[0]?.all.facts ?? 0} (A: ${rows[0]?.halfA.facts ?? 0}, B: ${rows[0]?.halfB.facts ?? 0}); context = cumulative context / all inline\n`,
   );
   for (const line of textTable(header, body)) console.log(line);
+  console.log(
+    `cached cost = input cost with prompt caching / the same for all inline, priced as ${PRICED_MODEL.name} ($${PRICED_MODEL.input} per million input tokens, cache reads $${PRICED_MODEL.cacheRead} = 0.1x, cache writes $${PRICED_MODEL.cacheWrite} = 1.25x): each request reads the messages it shares from the start with the one before and writes the rest; tokens estimated as chars / 4; $/traj = that cost per trajectory`,
+  );
+  printParetoFront(rows);
   for (const row of rows.filter((item) => item.summarized !== undefined)) {
     console.log(
       `${row.key}: ${row.summarized} observations got a summary (the others are outside 50 KB-1 MB)`,
@@ -345,6 +413,51 @@ function printTable(rows) {
     console.log(
       '(*) needs a runtime that rewrites earlier observations (breaks prompt caching at each rewrite)',
     );
+  }
+}
+
+/**
+ * The policies no other row beats on context, rewrites and cached cost at once, among those that lose nothing and show
+ * every fact where it is used (the others answer a different question).
+ */
+function printParetoFront(rows) {
+  const complete = rows.filter((row) => row.all.lost === 0 && row.all.visibleShare === 1);
+  const beats = (a, b) =>
+    a.all.contextRatio <= b.all.contextRatio &&
+    a.all.rewritesPerTrajectory <= b.all.rewritesPerTrajectory &&
+    a.all.cachedCostRatio <= b.all.cachedCostRatio &&
+    (a.all.contextRatio < b.all.contextRatio ||
+      a.all.rewritesPerTrajectory < b.all.rewritesPerTrajectory ||
+      a.all.cachedCostRatio < b.all.cachedCostRatio);
+  const front = complete
+    .filter((row) => !complete.some((other) => beats(other, row)))
+    .sort((a, b) => a.all.rewritesPerTrajectory - b.all.rewritesPerTrajectory);
+  console.log(
+    '\nPareto front (100% visible, 0 lost; no other row has lower-or-equal context, rewrites and cost):',
+  );
+  for (const line of textTable(
+    [
+      'policy',
+      'context',
+      'rewrites/traj',
+      'cached cost',
+      '| A: context',
+      'rewrites',
+      '| B: context',
+      'rewrites',
+    ],
+    front.map((row) => [
+      row.label,
+      row.all.contextRatio.toFixed(3),
+      row.all.rewritesPerTrajectory.toFixed(2),
+      row.all.cachedCostRatio.toFixed(3),
+      `| ${row.halfA.contextRatio.toFixed(3)}`,
+      row.halfA.rewritesPerTrajectory.toFixed(2),
+      `| ${row.halfB.contextRatio.toFixed(3)}`,
+      row.halfB.rewritesPerTrajectory.toFixed(2),
+    ]),
+  )) {
+    console.log(line);
   }
 }
 

@@ -1,9 +1,12 @@
 // npm run bench:live -- --provider ollama|openai|anthropic --model M [--tasks 24] [--fake] [--json PATH]
+// npm run bench:live -- --base-url URL --model M [--api-key-env NAME]   (any OpenAI-compatible endpoint)
 // A live evaluation for whoever has a real model: tasks over large generated observations with a planted fact at
-// the start, the middle or the end, run twice at the same context budget — with the scratchpad (offload + read
-// tool) and with plain head+tail truncation — reporting success rate, tokens and latency per arm.
-// --fake runs the same harness against a fake Ollama server whose "model" answers only from what its context
-// shows (it reads the stored entry when it can): CI uses it to prove the harness runs end to end.
+// the start, the middle or the end, run three times — with the scratchpad (offload + read tool), with plain
+// head+tail truncation at the size the scratchpad arm showed, and with the whole output inline — reporting success
+// rate, tokens and latency per arm.
+// --fake runs the same harness through the --base-url path against a fake OpenAI-compatible server on 127.0.0.1
+// whose "model" answers only from what its context shows (it reads the stored entry when it can): CI uses it to
+// prove the harness runs end to end.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,7 +21,7 @@ import { runTurn } from '../dist/runtime/planner/run-turn.js';
 import { createVaglio } from '../dist/runtime/vaglio/vaglio.js';
 import { createScratchpad } from '../dist/scratchpad/scratchpad.js';
 import { createSqliteDriver } from '../dist/stores/sqlite/index.js';
-import { startFakeOllama } from '../dist/testing/fake-servers/index.js';
+import { startFakeOpenAI } from '../dist/testing/fake-servers/index.js';
 import { generateTasks } from './lib/live-tasks.js';
 import { printTable, round } from './lib/measure.js';
 
@@ -28,12 +31,14 @@ const { values } = parseArgs({
     model: { type: 'string' },
     tasks: { type: 'string', default: '24' },
     fake: { type: 'boolean', default: false },
+    'base-url': { type: 'string' },
+    'api-key-env': { type: 'string' },
     json: { type: 'string' },
   },
 });
-if (!values.fake && (!values.provider || !values.model)) {
+if (!values.fake && !((values.provider || values['base-url']) && values.model)) {
   console.error(
-    'usage: npm run bench:live -- --provider ollama|openai|anthropic --model MODEL [--tasks N]\n       npm run bench:live -- --fake   (no model needed: proves the harness runs)',
+    'usage: npm run bench:live -- --provider ollama|openai|anthropic --model MODEL [--tasks N]\n       npm run bench:live -- --base-url URL --model MODEL [--api-key-env NAME]   (an OpenAI-compatible endpoint)\n       npm run bench:live -- --fake   (no model needed: a fake OpenAI-compatible server proves the harness runs)',
   );
   process.exit(2);
 }
@@ -43,6 +48,7 @@ const env = { ...process.env, XDG_DATA_HOME: join(home, 'data'), XDG_CONFIG_HOME
 const taskDir = join(home, 'tasks');
 mkdirSync(taskDir, { recursive: true });
 const tasks = generateTasks(taskDir, Number(values.tasks));
+const ARMS = ['scratchpad', 'truncate', 'inline'];
 
 /** Finds the planted fact in what a context shows, the way a careful reader would (fake mode only). */
 const READERS = {
@@ -93,14 +99,31 @@ function headTail(text, budget) {
 let fake;
 try {
   let model;
-  if (values.fake) {
-    fake = await startFakeOllama([], { models: ['fake-reader'] });
-    for (let index = 0; index < tasks.length * 2 * 5; index++) fake.enqueue(fakeModelStep);
+  let endpoint = values.provider
+    ? `${values.provider} ${values.model}`
+    : `${values['base-url']} ${values.model}`;
+  if (values.fake || values['base-url']) {
+    let baseURL = values['base-url'];
+    if (values.fake) {
+      fake = await startFakeOpenAI([], { models: ['fake-reader'] });
+      for (let index = 0; index < tasks.length * ARMS.length * 5; index++) fake.enqueue(fakeModelStep);
+      baseURL = fake.baseURL;
+      endpoint = `fake reader model at ${baseURL}`;
+    }
+    // The OpenAI-compatible provider at that URL, configured from the bench's own empty config home: nothing in
+    // the user's config.toml changes the endpoint.
+    const keyEnv = values['api-key-env'] ?? 'OPENAI_API_KEY';
     model = resolveModel(
       await loadRuntimeConfig({ env }),
       'fast',
-      { provider: 'ollama', model: 'fake-reader' },
-      { env: { ...env, OLLAMA_HOST: fake.url } },
+      { provider: 'openai', model: values.model ?? 'fake-reader' },
+      {
+        env: {
+          ...env,
+          OPENAI_BASE_URL: baseURL,
+          ...(process.env[keyEnv] ? { OPENAI_API_KEY: process.env[keyEnv] } : {}),
+        },
+      },
     );
   } else {
     model = resolveModel(
@@ -116,7 +139,7 @@ try {
   const vaglio = createVaglio({ logDir: false, env: {} });
   const rows = [];
   for (const task of tasks) {
-    for (const arm of ['scratchpad', 'truncate']) {
+    for (const arm of ARMS) {
       const budget =
         rows.find((row) => row.task === task.id && row.arm === 'scratchpad')?.observationChars ?? 0;
       const started = performance.now();
@@ -129,12 +152,19 @@ try {
         vaglio,
         env,
         turnLogDir: join(home, 'turns'),
+        // Inline stores nothing and shows the whole output.
+        ...(arm === 'inline' ? { offload: { threshold: Number.MAX_SAFE_INTEGER } } : {}),
         // The baseline stores nothing and shows head + tail of the same size the scratchpad arm showed.
         ...(arm === 'truncate'
           ? {
               offload: { threshold: Number.MAX_SAFE_INTEGER },
               execute: async (executor, args, options) => {
-                const run = await runExecutorDetailed(executor, args, options);
+                // No content receiver: the executor's content comes back as one string (held in memory, up to
+                // the output cap) that this arm cuts, rather than streamed into the store.
+                const run = await runExecutorDetailed(executor, args, {
+                  ...options,
+                  receiveContent: undefined,
+                });
                 if (typeof run.outcome.content === 'string')
                   run.outcome = {
                     ...run.outcome,
@@ -166,7 +196,7 @@ try {
     }
   }
   await scratchpad.close();
-  const arms = ['scratchpad', 'truncate'].map((arm) => {
+  const arms = ARMS.map((arm) => {
     const mine = rows.filter((row) => row.arm === arm);
     const rate = (filter) => {
       const subset = mine.filter(filter);
@@ -187,7 +217,7 @@ try {
     };
   });
   console.log(
-    `\nLive evaluation: ${tasks.length} tasks (${values.fake ? 'fake reader model' : `${values.provider} ${values.model}`}), same context budget per task`,
+    `\nLive evaluation: ${tasks.length} tasks (${endpoint}); truncate shows as many characters as the scratchpad arm did, inline the whole output`,
   );
   printTable(
     ['arm', 'success', 'fact at start', 'middle', 'end', 'tokens/task', 'latency ms/task'],
@@ -197,7 +227,7 @@ try {
   mkdirSync(join(output, '..'), { recursive: true });
   writeFileSync(
     output,
-    `${JSON.stringify({ date: new Date().toISOString(), fake: values.fake, provider: values.provider ?? 'fake', model: values.model ?? 'fake-reader', arms, rows }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), fake: values.fake, provider: values.provider ?? 'openai-compatible', baseURL: values.fake ? 'fake' : (values['base-url'] ?? null), model: values.model ?? 'fake-reader', arms, rows }, null, 2)}\n`,
   );
   console.log(`\nwrote ${output}`);
 } finally {

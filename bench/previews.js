@@ -1,19 +1,22 @@
 /**
- * `npm run bench:previews`: shows each output of the preview corpus (`../shared/data/previews`, real tool outputs
- * with questions a user would ask; see its README) through each offload policy, then scores, per policy:
+ * `npm run bench:previews`: shows each output of the preview corpora through each offload policy — the dev set
+ * (`../shared/data/previews`) and the held-out set (`bench/data/previews-heldout`), real tool outputs with questions a
+ * user would ask (see their READMEs) — then scores, per set and policy:
  * - the mean observation size in characters;
  * - answered: the share of questions whose answers are all visible in the observation alone;
  * - reached: the share a literal-minded reader gets to with at most two read calls, each one a call the observation
  *   (or the first result) spells out or a grep for a question word it shows, run by the real `scratchpad_read`;
  * both overall and by need (needle, anomaly, format, structure). See bench/lib/preview-scoring.js.
  * The truncation baselines are cut, per output, to the default observation's own length.
+ * Checks that every count each observation states is exact for the whole output or marked as an estimate or a lower
+ * bound (bench/lib/preview-counts.js); any other count fails the run.
  * Also times the default preview on large synthetic outputs (it must stay bounded: it reads windows, not all).
  * Writes bench/results/previews.json (or --json PATH). Runs on the built dist/ (`npm run build`).
  *
- *   node bench/previews.js [--data DIR] [--only ID,ID] [--policies KEY,KEY] [--show POLICY:ID|POLICY:*]
- *                          [--no-timing] [--json PATH]
+ *   node bench/previews.js [--data DIR] [--sets dev,held-out] [--only ID,ID] [--policies KEY,KEY] [--show POLICY:ID|POLICY:*]
+ *                          [--no-timing] [--no-large] [--json PATH]
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describeLifetime } from '../dist/core/lifetime.js';
@@ -24,9 +27,12 @@ import {
   renderDefaultObservation,
 } from '../dist/scratchpad/offload/index.js';
 import { codePointPrefix, codePointSuffix } from '../dist/scratchpad/previews/code-points.js';
+import { lineSignal } from '../dist/scratchpad/previews/line-signals.js';
 import { createDefaultPreset, runTool, TOOL_NAMES } from '../dist/tools/index.js';
 import { optionValue } from './lib/command-line.js';
+import { logBuffer } from './lib/log-text.js';
 import { findPreviewCorpus, loadPreviewCorpus } from './lib/preview-corpus.js';
+import { checkCounts } from './lib/preview-counts.js';
 import { answered, outputContent, reachWithReads, visibleText } from './lib/preview-scoring.js';
 import { timePreviews } from './lib/preview-timing.js';
 import { textTable } from './lib/text-table.js';
@@ -71,33 +77,58 @@ const POLICIES = [
   (entry) => list('--policies').length === 0 || ['default', ...list('--policies')].includes(entry.key),
 );
 
-const dataDirectory = findPreviewCorpus(root, option('--data'));
-if (!dataDirectory) {
-  console.log(
-    'bench:previews skipped: no preview corpus found (looked for shared/data/previews/questions.json beside the ' +
-      'repository and its parents). Put the shared data folder next to the clone, or pass --data DIR.',
-  );
-  process.exit(0);
+const heldOutDirectory = join(root, 'bench/data/previews-heldout');
+const sets = [
+  { key: 'dev', label: 'dev set', directory: findPreviewCorpus(root, option('--data')) },
+  { key: 'held-out', label: 'held-out set (bench/data/previews-heldout)', directory: heldOutDirectory },
+].filter((set) => list('--sets').length === 0 || list('--sets').includes(set.key));
+for (const set of sets) {
+  if (set.directory && !existsSync(join(set.directory, 'questions.json'))) set.directory = undefined;
+  if (!set.directory) {
+    console.log(
+      `bench:previews: no ${set.label} found` +
+        (set.key === 'dev'
+          ? ' (looked for shared/data/previews/questions.json beside the repository and its parents; or pass --data DIR)'
+          : ''),
+    );
+  }
 }
-const items = loadPreviewCorpus(dataDirectory, list('--only'));
-const questionCount = items.reduce((sum, item) => sum + item.questions.length, 0);
-console.log(`data: ${dataDirectory} (${items.length} outputs, ${questionCount} questions)\n`);
+const present = sets.filter((set) => set.directory);
+if (present.length === 0) process.exit(0);
 
 const scratchpad = createScratchpad({ driver: createMemoryDriver() });
 const readTool = createDefaultPreset().tools.find((tool) => tool.name === TOOL_NAMES.read);
 
-/** Default observation length per item: the size the truncation baselines are cut to. */
+/** Default observation length per set and item: the size the truncation baselines are cut to. */
 const defaultSizes = new Map();
-const results = [];
-for (const entry of POLICIES) results.push(await runPolicy(entry));
-printTable(results);
+const setResults = [];
+for (const set of present) {
+  const items = loadPreviewCorpus(set.directory, list('--only'));
+  if (items.length === 0) continue;
+  const questionCount = items.reduce((sum, item) => sum + item.questions.length, 0);
+  console.log(
+    `\n== ${set.label}: ${set.directory} (${items.length} outputs, ${questionCount} questions) ==\n`,
+  );
+  const results = [];
+  for (const entry of POLICIES) results.push(await runPolicy(entry, set, items));
+  printTable(results);
+  setResults.push({ ...set, outputs: items.length, questions: questionCount, results });
+}
+const allRows = setResults.flatMap((set) =>
+  set.results.map((row) => ({ ...row, label: `${set.key}: ${row.label}` })),
+);
+// Outputs far larger than the corpus's, so the counts of a preview read from a sample are checked too.
+if (!args.includes('--no-large')) allRows.push(await checkLargeOutputs());
+const countProblems = printCounts(allRows);
 
 for (const shown of list('--show')) {
   const [policyKey, itemId] = shown.split(':');
-  const row = results.find((candidate) => candidate.key === policyKey);
-  for (const [id, observation] of Object.entries(row?.observations ?? {})) {
-    if (itemId === '*' || itemId === id)
-      console.log(`\n--- ${policyKey} observation for ${id} ---\n${observation}`);
+  for (const set of setResults) {
+    const row = set.results.find((candidate) => candidate.key === policyKey);
+    for (const [id, observation] of Object.entries(row?.observations ?? {})) {
+      if (itemId === '*' || itemId === id)
+        console.log(`\n--- ${policyKey} observation for ${set.key}/${id} ---\n${observation}`);
+    }
   }
 }
 
@@ -107,7 +138,6 @@ if (timing) printTiming(timing);
 const output = {
   generatedAt: new Date().toISOString(),
   command: 'npm run bench:previews',
-  data: { path: dataDirectory, outputs: items.length, questions: questionCount },
   definitions: {
     size: 'characters (UTF-16 code units) of the observation the model reads',
     answered: 'every answer of the question is visible in the observation (bench/lib/preview-scoring.js)',
@@ -115,7 +145,12 @@ const output = {
       'answered after at most two scratchpad_read calls, each one spelled out by the observation or the first result, or a case-insensitive grep for a question word (stopwords left out) the reader has seen',
     sameSize: "truncation baselines are cut per output to the default observation's length",
   },
-  policies: results.map(({ observations, ...rest }) => rest),
+  sets: setResults.map((set) => ({
+    key: set.key,
+    data: { path: set.directory, outputs: set.outputs, questions: set.questions },
+    policies: set.results.map(({ observations, ...rest }) => rest),
+  })),
+  countProblems,
   ...(timing ? { timing } : {}),
 };
 const resultsPath = option('--json', join(root, 'bench/results/previews.json'));
@@ -123,16 +158,18 @@ mkdirSync(dirname(resultsPath), { recursive: true });
 writeFileSync(resultsPath, `${JSON.stringify(output, null, 2)}\n`);
 console.log(`\nwrote ${resultsPath}`);
 await scratchpad.close();
+if (countProblems.length > 0) process.exitCode = 1;
 
 /** Shows every item through one policy (one fresh session per item) and scores every question. */
-async function runPolicy(entry) {
+async function runPolicy(entry, set, items) {
   const questions = [];
   const observations = {};
+  const counts = { exact: 0, marked: 0, 'whole-read': 0, problems: [] };
   let totalSize = 0;
   for (const item of items) {
-    const session = scratchpad.session(`${entry.key}-${item.id}`);
+    const session = scratchpad.session(`${set.key}-${entry.key}-${item.id}`);
     const policy = entry.cut
-      ? createOffloadPolicy({ format: 'default', preview: cutPreview(entry.cut, item) })
+      ? createOffloadPolicy({ format: 'default', preview: cutPreview(entry.cut, set, item) })
       : createOffloadPolicy(entry.policy);
     const outcome = await createOffloader({ session, policy }).process({
       tool: item.tool,
@@ -143,7 +180,10 @@ async function runPolicy(entry) {
     });
     if (!outcome.offloaded) throw new Error(`${entry.key} kept ${item.id} inline (${outcome.reason})`);
     const observation = outcome.text;
-    if (entry.key === 'default') defaultSizes.set(item.id, observation.length);
+    const countCheck = checkCounts({ observation, preview: outcome.preview, content: item.text, lineSignal });
+    for (const { status } of countCheck.checked) counts[status] = (counts[status] ?? 0) + 1;
+    counts.problems.push(...countCheck.problems.map((problem) => `${item.id}: ${problem}`));
+    if (entry.key === 'default') defaultSizes.set(`${set.key}/${item.id}`, observation.length);
     observations[item.id] = observation;
     totalSize += observation.length;
     const content = outputContent(item.text);
@@ -184,15 +224,16 @@ async function runPolicy(entry) {
     answered: share(questions, 'answered'),
     reached: share(questions, 'reached'),
     byNeed,
+    counts,
     questions,
     observations,
   };
 }
 
 /** A preview that cuts the text so the whole default observation is as long as the default policy's for `item`. */
-function cutPreview(cut, item) {
+function cutPreview(cut, set, item) {
   return (input) => {
-    const target = defaultSizes.get(item.id);
+    const target = defaultSizes.get(`${set.key}/${item.id}`);
     if (target === undefined) throw new Error('the default policy runs first');
     // The envelope (header and read calls) around an empty preview, plus the newline before the preview.
     const envelope = renderedEnvelope(item, input);
@@ -248,17 +289,69 @@ function percent(value) {
   return value === null ? '-' : `${Math.round(value * 100)}%`;
 }
 
+/** The default policy's observations of large synthetic outputs, their counts checked (a row of counts only). */
+async function checkLargeOutputs() {
+  const counts = { exact: 0, marked: 0, 'whole-read': 0, problems: [] };
+  const observations = {};
+  for (const megabytes of [5, 30]) {
+    const text = logBuffer(megabytes * 1024 * 1024).toString('utf8');
+    const session = scratchpad.session(`large-${megabytes}`);
+    const outcome = await createOffloader({ session, policy: createOffloadPolicy() }).process({
+      tool: 'shell_exec',
+      result: text,
+    });
+    const id = `log-${megabytes}MiB`;
+    observations[id] = outcome.text;
+    const countCheck = checkCounts({
+      observation: outcome.text,
+      preview: outcome.preview,
+      content: text,
+      lineSignal,
+    });
+    for (const { status } of countCheck.checked) counts[status] += 1;
+    counts.problems.push(...countCheck.problems.map((problem) => `${id}: ${problem}`));
+  }
+  return {
+    key: 'large-logs',
+    label: 'default, synthetic logs of 5 and 30 MiB',
+    counts,
+    observations,
+    countsOnly: true,
+  };
+}
+
 function printTable(rows) {
-  const counts = NEEDS.map((need) => `${need} ${rows[0]?.byNeed[need].questions ?? 0}`).join(', ');
+  const counts = NEEDS.map((need) => `${need} ${rows[0]?.byNeed?.[need].questions ?? 0}`).join(', ');
   console.log(`questions by need: ${counts}; cells are answered / reached within two reads\n`);
   const header = ['policy', 'mean chars', 'all', ...NEEDS];
-  const body = rows.map((row) => [
-    row.label,
-    row.meanSize.toLocaleString('en-US'),
-    `${percent(row.answered)} / ${percent(row.reached)}`,
-    ...NEEDS.map((need) => `${percent(row.byNeed[need].answered)} / ${percent(row.byNeed[need].reached)}`),
-  ]);
+  const body = rows
+    .filter((row) => !row.countsOnly)
+    .map((row) => [
+      row.label,
+      row.meanSize.toLocaleString('en-US'),
+      `${percent(row.answered)} / ${percent(row.reached)}`,
+      ...NEEDS.map((need) => `${percent(row.byNeed[need].answered)} / ${percent(row.byNeed[need].reached)}`),
+    ]);
   for (const line of textTable(header, body)) console.log(line);
+}
+
+/** Prints each policy's count check; returns every problem found. */
+function printCounts(rows) {
+  console.log(
+    '\ncounts stated (exact: recounted from the output; marked: ≈ or ≥ with its note; whole-read: counted over the whole output, no rule to recount):',
+  );
+  const problems = [];
+  for (const row of rows) {
+    const { exact, marked, problems: found } = row.counts;
+    console.log(
+      `  ${row.label}: ${exact} exact, ${marked} marked, ${row.counts['whole-read']} whole-read, ${found.length} wrong or unmarked`,
+    );
+    for (const problem of found) {
+      console.log(`    ${problem}`);
+      problems.push(`${row.key}: ${problem}`);
+    }
+  }
+  return problems;
 }
 
 function printTiming(timing) {

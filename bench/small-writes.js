@@ -6,8 +6,9 @@
  * raw SQLite insert (the binding the store uses: node:sqlite or @photostructure/sqlite) of the same bytes at the same durability (WAL, `synchronous = NORMAL`, one
  * transaction per insert, a text primary key). Paired and alternated: each round runs a batch of raw inserts and a
  * batch of service writes (the order flips every round); the figure is the per-round ratio of mean latencies
- * (median and range over rounds). Also: bytes the process wrote per write (`wchar` of /proc/self/io: the WAL
- * pages, the checkpoints), for new entries (create) and for replacing one entry again and again; and on SQLite the
+ * (median and range over rounds; target ≤ 3×, issue 28). Also: bytes the process wrote per write, beside the time
+ * (`wchar` of /proc/self/io: write calls, the WAL pages and checkpoints; and `write_bytes`: what it sent towards
+ * the disk), for new entries (create) and for replacing one entry again and again; and on SQLite the
  * ratio of main-thread CPU time per write (/proc/thread-self/schedstat), which a shared machine's load distorts
  * far less than wall-clock time: under load both sides wait for a core alike and the wall-clock ratio shrinks
  * (decision 006).
@@ -33,13 +34,20 @@ import { median, printTable, round } from './lib/measure.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
-/** Bytes this process has written with write-like system calls so far (Linux), or NaN. */
+/**
+ * Bytes this process has written so far (Linux), or NaN: `wchar` (write-like system calls) and `write_bytes`
+ * (what it caused to be sent to storage: dirtied page-cache pages, counted in whole pages).
+ */
 function writtenBytes() {
   try {
-    const match = /^wchar:\s*(\d+)/m.exec(readFileSync('/proc/self/io', 'utf8'));
-    return match ? Number(match[1]) : Number.NaN;
+    const io = readFileSync('/proc/self/io', 'utf8');
+    const field = (name) => {
+      const match = new RegExp(`^${name}:\\s*(\\d+)`, 'm').exec(io);
+      return match ? Number(match[1]) : Number.NaN;
+    };
+    return { calls: field('wchar'), disk: field('write_bytes') };
   } catch {
-    return Number.NaN;
+    return { calls: Number.NaN, disk: Number.NaN };
   }
 }
 
@@ -166,6 +174,8 @@ export async function measureSmallWrites(options = {}) {
       const cpuRatios = [];
       const rawBytes = [];
       const oursBytes = [];
+      const rawDiskBytes = [];
+      const oursDiskBytes = [];
       for (let round = 0; round < rounds; round++) {
         log(`small writes (${mode}) round ${round + 1}/${rounds}`);
         let rawCpu = 0;
@@ -175,14 +185,18 @@ export async function measureSmallWrites(options = {}) {
           const cpu = threadCpuNs();
           rawMs.push(await runRaw(mode));
           rawCpu = threadCpuNs() - cpu;
-          rawBytes.push((writtenBytes() - before) / batch);
+          const after = writtenBytes();
+          rawBytes.push((after.calls - before.calls) / batch);
+          rawDiskBytes.push((after.disk - before.disk) / batch);
         };
         const measureOurs = async () => {
           const before = writtenBytes();
           const cpu = threadCpuNs();
           oursMs.push(await runOurs(mode));
           oursCpu = threadCpuNs() - cpu;
-          oursBytes.push((writtenBytes() - before) / batch);
+          const after = writtenBytes();
+          oursBytes.push((after.calls - before.calls) / batch);
+          oursDiskBytes.push((after.disk - before.disk) / batch);
         };
         if (round % 2 === 0) {
           await measureRaw();
@@ -208,6 +222,8 @@ export async function measureSmallWrites(options = {}) {
         // On PostgreSQL the server writes the WAL: this process's own writes are only what it sends.
         rawBytesPerWrite: postgres ? 'server' : Math.round(median(rawBytes)),
         oursBytesPerWrite: postgres ? 'server' : Math.round(median(oursBytes)),
+        rawDiskBytesPerWrite: postgres ? 'server' : Math.round(median(rawDiskBytes)),
+        oursDiskBytesPerWrite: postgres ? 'server' : Math.round(median(oursDiskBytes)),
       };
     }
     await pad.close();
@@ -227,7 +243,7 @@ export function printSmallWrites(figures) {
       'scratchpad',
       'ratio (median, range)',
       'main-thread CPU ratio',
-      'bytes written raw / ours',
+      'bytes written per write raw / ours (write calls; to disk)',
       'target',
     ],
     ['create', 'replace'].map((mode) => {
@@ -240,8 +256,8 @@ export function printSmallWrites(figures) {
         f.cpuRatioMedian === 'n/a' || f.cpuRatioMedian === undefined
           ? 'n/a'
           : `${f.cpuRatioMedian}× (${f.cpuRatioMin}–${f.cpuRatioMax})`,
-        `${f.rawBytesPerWrite} / ${f.oursBytesPerWrite}`,
-        f.ratioMedian <= 2 ? '≤ 2× ✓' : '≤ 2× ✗',
+        `${f.rawBytesPerWrite} / ${f.oursBytesPerWrite}; ${f.rawDiskBytesPerWrite} / ${f.oursDiskBytesPerWrite}`,
+        f.ratioMedian <= 3 ? '≤ 3× ✓' : '≤ 3× ✗',
       ];
     }),
   );

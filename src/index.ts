@@ -130,11 +130,13 @@ export type {
   ToolOffloadRule,
 } from './scratchpad/offload/offload-policy.js';
 export type {
+  DescribeStoredRequest,
   InlineReason,
   Offloader,
   OffloaderConfig,
   OffloadOutcome,
   OffloadRequest,
+  StreamOffloadRequest,
 } from './scratchpad/offload/offloader.js';
 export type { ObservationInput, RenderedObservation } from './scratchpad/offload/observation-input.js';
 export type { OffloadContent } from './scratchpad/offload/offload-content.js';
@@ -184,6 +186,13 @@ export type {
 export { compactMessages } from './scratchpad/compaction/compact-messages.js';
 /** True when a tool result is a stub left by {@link compactMessages}. */
 export { isMaskedStub } from './scratchpad/compaction/masked-stub.js';
+/** The original tool result from a masked entry's text and its `storedAs` form. */
+export {
+  type MessageShape,
+  rebuildMaskedResult,
+  type StoredResult,
+  type StoredResultForm,
+} from './scratchpad/compaction/stored-result.js';
 /** Compaction types. */
 export type {
   CompactMessagesOptions,

@@ -14,7 +14,7 @@ beforeAll(() => {
 }, 120_000);
 
 describe('npm run bench:live', () => {
-  it('runs end to end against the fake provider: both arms, every task, success rates and tokens', async () => {
+  it('runs end to end through --base-url against a fake OpenAI-compatible server: three arms, every task', async () => {
     const directory = mkdtempSync(join(tmpdir(), 'bench-live-'));
     try {
       const output = join(directory, 'live.json');
@@ -23,10 +23,17 @@ describe('npm run bench:live', () => {
         ['bench/live.js', '--fake', '--tasks', '8', '--json', output],
         { cwd: root, timeout: 120_000 },
       );
-      expect(stdout).toContain('Live evaluation: 8 tasks (fake reader model)');
+      expect(stdout).toMatch(
+        /Live evaluation: 8 tasks \(fake reader model at http:\/\/127\.0\.0\.1:\d+\/v1\)/,
+      );
       const report = JSON.parse(readFileSync(output, 'utf8'));
-      expect(report.rows).toHaveLength(16);
-      expect(report.arms.map((arm: { arm: string }) => arm.arm)).toEqual(['scratchpad', 'truncate']);
+      expect(report.rows).toHaveLength(24);
+      expect(report.baseURL).toBe('fake');
+      expect(report.arms.map((arm: { arm: string }) => arm.arm)).toEqual([
+        'scratchpad',
+        'truncate',
+        'inline',
+      ]);
       const scratchpad = report.rows.filter((row: { arm: string }) => row.arm === 'scratchpad');
       // The fake reader only answers from what it was shown: with the scratchpad it can always go and read the fact.
       expect(scratchpad.every((row: { success: boolean }) => row.success)).toBe(true);
@@ -36,6 +43,12 @@ describe('npm run bench:live', () => {
       );
       expect(middle.length).toBeGreaterThan(0);
       expect(middle.some((row: { success: boolean }) => row.success)).toBe(false);
+      // Inline shows the whole output: the fake reader finds the log's planted line wherever it is.
+      const inlineLogs = report.rows.filter(
+        (row: { arm: string; kind: string }) => row.arm === 'inline' && row.kind === 'log',
+      );
+      expect(inlineLogs.length).toBeGreaterThan(0);
+      expect(inlineLogs.every((row: { success: boolean }) => row.success)).toBe(true);
       for (const row of report.rows) expect(row.inputTokens).toBeGreaterThan(0);
     } finally {
       rmSync(directory, { recursive: true, force: true });

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { lineSignal } from '../src/scratchpad/previews/line-signals.js';
 import { builtCli } from './helpers/built-cli.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -13,10 +14,13 @@ const root = fileURLToPath(new URL('../', import.meta.url));
 const scoringPath = join(root, 'bench/lib/preview-scoring.js');
 // biome-ignore lint/suspicious/noExplicitAny: an untyped JavaScript module.
 let scoring: any;
+// biome-ignore lint/suspicious/noExplicitAny: an untyped JavaScript module.
+let counting: any;
 
 beforeAll(async () => {
   builtCli();
   scoring = await import(scoringPath);
+  counting = await import(join(root, 'bench/lib/preview-counts.js'));
 }, 120_000);
 
 const LOG = [
@@ -116,6 +120,71 @@ describe('bench:previews scorer', () => {
   });
 });
 
+describe('bench:previews count check', () => {
+  // The issue's case, small: 6,000 lines, 162 of them ERROR, the preview read from a sample of them.
+  const content = `${Array.from({ length: 6000 }, (_, index) =>
+    index % 37 === 11
+      ? `12:00:${index} ERROR request ${index} reset by peer`
+      : `12:00:${index} INFO request ${index} done`,
+  ).join('\n')}\n`;
+  const header =
+    '[bash output stored as bash_1 (id 0123456789abcdef, text, 1 chars, 6,000 lines; kept for 1 hour); not shown in full]';
+  const check = (preview: string, observationHeader = header) =>
+    counting.checkCounts({ observation: `${observationHeader}\n${preview}`, preview, content, lineSignal });
+
+  it("flags a sample's counts stated as totals: lines, error lines and [×N]", () => {
+    const preview = [
+      'Text, ≥873 lines of 2 kinds (repetitive, like a log); 24 error lines; read from a 786 KB sample of 5.4 MB (start, middle windows, end):',
+      'Stands out ([×N]: N lines of that kind):',
+      '  12 [×24]: 12:00:11 ERROR request 11 reset by peer',
+    ].join('\n');
+    const { problems } = check(preview);
+    expect(problems).toEqual([
+      '≥873 lines: ≥ without the note that explains it',
+      '2 kinds: counted in a sample and not marked',
+      '24 error lines: the output has 162',
+      '[×24] 12:00:11 ERROR request 11 reset by peer: lines of its kind are between 162 and 162',
+    ]);
+  });
+
+  it("flags a JSON key's value counts read from part of the output unless marked as lower bounds", () => {
+    const shape = (first: string, counts: string) =>
+      [first, `    type: string ("Feature" ${counts}, "Point" ${counts})`, 'First lines:', '  1: {}'].join(
+        '\n',
+      );
+    const sampled = 'JSON object, 3 keys; read from a 784 KB sample of 1.2 MB (start, middle windows, end):';
+    expect(check(shape(sampled, '1,000')).problems).toEqual([
+      '"Feature" 1,000: counted in a sample and not marked',
+      '"Point" 1,000: counted in a sample and not marked',
+    ]);
+    const marked =
+      'JSON object, 3 keys (read from the start: counts marked ≥ are lower bounds); read from a 784 KB sample of 1.2 MB:';
+    expect(check(shape(marked, '≥1,000')).problems).toEqual([]);
+  });
+
+  it('passes exact counts and counts marked as estimates beside the sizes; a header that disagrees fails', () => {
+    const preview = [
+      'Text, 6,000 lines of ≈2 kinds (estimated from 786 KB of 5.4 MB), repetitive like a log; 162 error lines; read from a 786 KB sample of 5.4 MB (start, middle windows, end):',
+      'Stands out ([×N]: N lines of that kind):',
+      '  12 [×162]: 12:00:11 ERROR request 11 reset by peer',
+      '  ~ [×≈40]: 12:00:11 ERROR request 11 reset by peer',
+    ].join('\n');
+    const { checked, problems } = check(preview);
+    expect(problems).toEqual([]);
+    expect(checked.map((claim: { status: string }) => claim.status)).toEqual([
+      'exact',
+      'exact',
+      'marked',
+      'exact',
+      'exact',
+      'marked',
+    ]);
+    expect(check(preview, header.replace('6,000 lines', '5,999 lines')).problems).toEqual([
+      'header: 5,999 lines: the output has 6000',
+    ]);
+  });
+});
+
 describe('npm run bench:previews', () => {
   it('scores every policy on a corpus and writes its results; skips cleanly without one', async () => {
     const directory = mkdtempSync(join(tmpdir(), 'bench-previews-'));
@@ -158,9 +227,10 @@ describe('npm run bench:previews', () => {
           timeout: 120_000,
         });
       const output = join(directory, 'previews.json');
-      const { stdout } = await run(['--data', directory, '--no-timing', '--json', output]);
+      const { stdout } = await run(['--data', directory, '--no-timing', '--no-large', '--json', output]);
       expect(stdout).toContain('(1 outputs, 2 questions)');
-      const results = JSON.parse(readFileSync(output, 'utf8'));
+      const written = JSON.parse(readFileSync(output, 'utf8'));
+      const results = written.sets[0];
       expect(results.policies.map((policy: { key: string }) => policy.key)).toEqual([
         'default',
         'seed-000',
@@ -175,8 +245,10 @@ describe('npm run bench:previews', () => {
       expect(byKey.default.answered).toBe(1);
       expect(byKey['head-same-size'].meanSize).toBe(byKey.default.meanSize);
       expect(byKey['head-tail-same-size'].meanSize).toBe(byKey.default.meanSize);
-      const skipped = await run(['--data', join(directory, 'missing'), '--no-timing']);
-      expect(skipped.stdout).toContain('bench:previews skipped: no preview corpus found');
+      expect(written.countProblems).toEqual([]);
+      expect(byKey.default.counts.exact).toBeGreaterThan(0);
+      const skipped = await run(['--data', join(directory, 'missing'), '--no-timing', '--sets', 'dev']);
+      expect(skipped.stdout + skipped.stderr).toContain('bench:previews: no dev set found');
     } finally {
       rmSync(directory, { recursive: true, force: true });
     }

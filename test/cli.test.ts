@@ -92,7 +92,7 @@ describe('scratchpad CLI', () => {
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1100); // let the one-second TTL pass
     // The plan's version before the edit (36 B) and the expired entry stay readable for readers a while.
     expect(run(['gc'], undefined, env).stdout).toMatch(
-      /^removed work\/temp \(9 B, expired\)\nfreed 1 entry \(9 B\); swept 0 abandoned partial writes\nstill kept for readers: 2 contents of replaced or deleted entries \(45 B\) until \d{4}-\d\d-\d\dT[\d:]+Z; a gc after that frees it\n$/,
+      /^removed work\/temp \(9 B, expired\)\ndeleted now: 1 entry \(its 9 B of content stays on disk for readers, below\); 0 abandoned partial writes\nfreed later: 2 contents of replaced or deleted entries \(45 B\), kept for readers until \d{4}-\d\d-\d\dT[\d:]+Z; a gc after that frees them\n$/,
     );
     expect(run(['sessions'], undefined, env).stdout).toMatch(/^SESSION\s+ENTRIES\s+SIZE\s+UPDATED\n/);
     expect(run(['sessions', 'show', 'work'], undefined, env).stdout).toBe('work: 1 entries, 34 B\n');
@@ -144,7 +144,7 @@ describe('scratchpad CLI', () => {
     expect(run(['delete', 'big'], undefined, env).stdout).toBe('deleted big (3.0 MB)\n');
     const gc = run(['gc'], undefined, env);
     expect(gc.stdout).toMatch(
-      /^freed 0 entries \(0 B\); swept 0 abandoned partial writes\nstill kept for readers: 1 content of replaced or deleted entries \(3\.0 MB\) until \d{4}-\d\d-\d\dT[\d:]+Z; a gc after that frees it\n$/,
+      /^deleted now: 0 entries; 0 abandoned partial writes\nfreed later: 1 content of replaced or deleted entries \(3\.0 MB\), kept for readers until \d{4}-\d\d-\d\dT[\d:]+Z; a gc after that frees it\n$/,
     );
     const json = JSON.parse(run(['--json', 'gc'], undefined, env).stdout);
     expect(json).toMatchObject({

@@ -150,7 +150,7 @@ describe('tampering with an executor (real CLI, real bubblewrap)', () => {
       { name: 'fs_list', arguments: { path: '.' } },
     ]);
     expect(run.observations[0]).toMatch(
-      /^Error: \{"ok":false,"error":"(no such file or directory|read-only file system)/,
+      /^Error: \{"ok":false,"error":"(no such file or directory|WRITE_REFUSED: read-only file system)/,
     );
     expect(run.observations[1]).toMatch(
       /Refusing to sign an executor inside a sandbox \(the sandbox marker \/run\/scratchpad\/sandbox is present\)/,

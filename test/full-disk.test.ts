@@ -8,6 +8,8 @@ import { ScratchpadError } from '../src/core/errors.js';
 import { createScratchpad, type Scratchpad } from '../src/scratchpad/scratchpad.js';
 import { createFsDriver } from '../src/stores/fs/index.js';
 import { createSqliteDriver } from '../src/stores/sqlite/index.js';
+import { builtCli } from './helpers/built-cli.js';
+import { runCliAsync } from './helpers/run-cli-async.js';
 
 /**
  * A full disk, for real: each backend's store on its own small tmpfs, filled by writes until `STORE_FULL`. Then
@@ -129,6 +131,28 @@ describe.skipIf(mountable !== undefined)(`a full disk on a real tmpfs ${mountabl
         await pad.close();
       }, 120_000);
 
+      it('recovers every time: three cycles of fill, delete, session delete, gc and a write', async () => {
+        const { pad } = await filledStore(open, pieceBytes);
+        for (let cycle = 1; cycle <= 3; cycle++) {
+          // The disk is full: each of what the `STORE_FULL` hint tells a user to run works, in any order.
+          await pad.delete('full', 'entry-0');
+          expect(await pad.find('full', 'entry-0')).toBeUndefined();
+          await pad.deleteSession('full');
+          await pad.gc();
+          await pad.write('full', `small-${cycle}`, `a small write after cycle ${cycle}`);
+          expect((await pad.read('full', `small-${cycle}`)).content).toBe(
+            `a small write after cycle ${cycle}`,
+          );
+          expect((await pad.read('other', 'keep')).content).toBe('kept through it all');
+          // Filled again: writes take the room the deletes freed (on SQLite, not the reserve the next deletes need;
+          // with side files, a session deleted on a disk with room keeps its files for readers for a while).
+          expect(await fill(pad, pieceBytes)).toBeGreaterThan(0);
+        }
+        await pad.delete('full', 'entry-1');
+        await pad.gc();
+        await pad.close();
+      }, 300_000);
+
       it(`session delete works on the full disk${writesFitAgain ? ', and then writes fit again' : ''}`, async () => {
         const { pad, written } = await filledStore(open, pieceBytes);
         expect((await pad.deleteSession('full')).entries).toBe(written);
@@ -142,4 +166,55 @@ describe.skipIf(mountable !== undefined)(`a full disk on a real tmpfs ${mountabl
       }, 120_000);
     });
   }
+});
+
+describe.skipIf(mountable !== undefined)(`the CLI on a full disk ${mountable ?? ''}`, () => {
+  it("the issue's steps, three times: fill, sessions delete, fill again, then delete NAME, gc and a small write", async () => {
+    const path = join(mountTmpfs(`disk-${mounts++}`, '30m'), 'store.db');
+    const home = mkdtempSync(join(tmpdir(), 'scratchpad-full-disk-home-'));
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      HOME: home,
+      XDG_CONFIG_HOME: join(home, 'config'),
+      XDG_DATA_HOME: join(home, 'data'),
+    };
+    delete env.SCRATCHPAD_STORE;
+    delete env.SCRATCHPAD_DB;
+    delete env.SCRATCHPAD_SESSION;
+    const cli = (args: string[], input?: string) =>
+      runCliAsync(builtCli(), ['--store', `sqlite:${path}`, '--session', 'full', ...args], {
+        env,
+        ...(input === undefined ? {} : { input }),
+      });
+    /** Fills the disk through the library, as a writer in another process would, and closes the store. */
+    const fillUp = async (): Promise<number> => {
+      const pad = createScratchpad({ driver: createSqliteDriver({ path }) });
+      try {
+        return await fill(pad, 300_000);
+      } finally {
+        await pad.close();
+      }
+    };
+    try {
+      for (let cycle = 1; cycle <= 3; cycle++) {
+        expect(await fillUp()).toBeGreaterThan(0);
+        const sessionDeleted = await cli(['sessions', 'delete', 'full']);
+        expect(sessionDeleted.stderr).toBe('');
+        expect(sessionDeleted.code).toBe(0);
+        expect(await fillUp()).toBeGreaterThan(0);
+        const deleted = await cli(['delete', 'entry-0']);
+        expect(deleted.stderr).toBe('');
+        expect(deleted.stdout).toMatch(/^deleted entry-0 /);
+        expect((await cli(['gc'])).code).toBe(0);
+        const written = await cli(['write', `small-${cycle}`], `a small write after cycle ${cycle}`);
+        expect(written.stderr).toBe('');
+        expect(written.code).toBe(0);
+        expect((await cli(['read', `small-${cycle}`])).stdout).toContain(
+          `a small write after cycle ${cycle}`,
+        );
+      }
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  }, 300_000);
 });

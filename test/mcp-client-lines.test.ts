@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from './helpers/built-cli.js';
 import { toolText } from './helpers/cli-client.js';
 import { type DocumentedServerLine, expandHome, readmeMcpServerLines } from './helpers/readme-mcp-lines.js';
+import { type RemoteUpstream, startRemote } from './helpers/remote-upstream.js';
 
 // Proves each MCP client line the README documents (Claude Code, Cursor, VS Code, Codex) as its client runs it: the
 // package is packed once (`npm pack`), each line is spawned with its exact command and arguments through the
@@ -36,11 +37,15 @@ const laterStartTimeout = 3 * 60_000;
 const documentedUpstream = ['npx', '-y', '@modelcontextprotocol/server-filesystem'];
 const filesystemServer = join(root, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 
+/** The bearer token the remote upstream asks for; the line's token file is written with it. */
+const REMOTE_TOKEN = 'readme-remote-token-0123456789';
+
 let work: string;
 let tarball: string;
 let npmCache: string;
+let remote: RemoteUpstream;
 
-beforeAll(() => {
+beforeAll(async () => {
   ensureBuilt();
   work = mkdtempSync(join(tmpdir(), 'scratchpad-client-lines-'));
   npmCache = join(work, 'npm-cache');
@@ -49,10 +54,13 @@ beforeAll(() => {
     encoding: 'utf8',
   }).trim();
   tarball = join(work, packed);
+  remote = await startRemote('streamable', REMOTE_TOKEN);
 }, 120_000);
-afterAll(() => {
+// Removing the npm cache the lines shared (thousands of files) can take a while on a loaded machine.
+afterAll(async () => {
+  await remote?.close();
   if (work) rmSync(work, { recursive: true, force: true });
-});
+}, 120_000);
 
 /** The line's arguments with the package name pointing at the tarball, and the proxy's upstream made local. */
 function argumentsFromTarball(line: DocumentedServerLine, home: string, upstreamDirectory: string): string[] {
@@ -64,6 +72,8 @@ function argumentsFromTarball(line: DocumentedServerLine, home: string, upstream
   const fromTarball = args.map((arg) => (arg === packageName ? `file:${tarball}` : arg));
   const proxy = fromTarball.indexOf('proxy');
   if (proxy < 0) return fromTarball;
+  const url = fromTarball.indexOf('--url', proxy);
+  if (url >= 0) return remoteUpstreamArguments(line, fromTarball, url);
   const separator = fromTarball.indexOf('--', proxy);
   const upstream = fromTarball.slice(separator + 1);
   expect(upstream.slice(0, -1), `${line.source}: the upstream this test runs locally`).toEqual(
@@ -71,6 +81,21 @@ function argumentsFromTarball(line: DocumentedServerLine, home: string, upstream
   );
   expect(upstream).toHaveLength(documentedUpstream.length + 1);
   return [...fromTarball.slice(0, separator + 1), process.execPath, filesystemServer, upstreamDirectory];
+}
+
+/**
+ * A `proxy --url URL --upstream-token-file FILE` line: the documented URL becomes the local remote upstream's, and
+ * the documented token file (under the line's home) is written with its token, as the user would have it.
+ */
+function remoteUpstreamArguments(line: DocumentedServerLine, args: string[], url: number): string[] {
+  expect(args[url + 1], `${line.source}: a remote upstream URL`).toMatch(/^https:\/\//);
+  const tokenFlag = args.indexOf('--upstream-token-file');
+  const tokenFile = args[tokenFlag + 1];
+  expect(tokenFlag, `${line.source}: the token comes from a file`).toBeGreaterThan(url);
+  if (tokenFile === undefined) throw new Error(`${line.source}: --upstream-token-file without a file`);
+  mkdirSync(dirname(tokenFile), { recursive: true });
+  writeFileSync(tokenFile, `${REMOTE_TOKEN}\n`, { mode: 0o600 });
+  return args.map((arg, index) => (index === url + 1 ? remote.url : arg));
 }
 
 /** The environment a client gives the server (the SDK's default inherited variables), pointed at `home`. */
@@ -149,6 +174,19 @@ async function proxyWriteAndReadBack(client: Client, directory: string, content:
   expect(await readEntryResource(client, 'note')).toBe(content);
 }
 
+/**
+ * `scratchpad proxy --url …`: the remote upstream's tools next to the scratchpad's, reached with the token from the
+ * file; a small result saved whole by the `scratchpad` parameter is read back from the store.
+ */
+async function remoteProxyCall(client: Client): Promise<void> {
+  const names = (await client.listTools()).tools.map((tool) => tool.name);
+  expect(names).toEqual(expect.arrayContaining(['remote_ping', 'remote_logs', 'scratchpad_read']));
+  const saved = await client.callTool({ name: 'remote_ping', arguments: { scratchpad: 'pong' } });
+  expect(toolText(saved)).toMatch(/^Saved the result of remote_ping to the scratchpad as "pong"/);
+  expect(await readEntryResource(client, 'pong')).toBe('remote pong');
+  expect(remote.authorizations.at(-1)).toBe(`Bearer ${REMOTE_TOKEN}`);
+}
+
 describe("the README's MCP client lines, started from the packed package as each client starts them", () => {
   it('documents npx lines for Claude Code, Cursor, VS Code and Codex, the server and the proxy', () => {
     expect(new Set(lines.map((line) => line.client))).toEqual(
@@ -159,7 +197,8 @@ describe("the README's MCP client lines, started from the packed package as each
       expect(line.args.includes('mcp') || line.args.includes('proxy'), line.source).toBe(true);
     }
     const claudeCode = lines.filter((line) => line.client === 'Claude Code');
-    expect(claudeCode.map((line) => line.args.includes('proxy'))).toEqual([false, true]);
+    expect(claudeCode.map((line) => line.args.includes('proxy'))).toEqual([false, true, true]);
+    expect(claudeCode.map((line) => line.args.includes('--url'))).toEqual([false, false, true]);
     for (const line of lines.filter((candidate) => candidate.client === 'VS Code')) {
       expect(line.type, line.source).toBe('stdio');
     }
@@ -175,7 +214,8 @@ describe("the README's MCP client lines, started from the packed package as each
       const client = await startLine(line, args, home, timeout);
       try {
         const content = `written through ${line.client}'s "${line.server}" line\nsecond line, ünïcode ✓\n`;
-        if (args.includes('proxy')) await proxyWriteAndReadBack(client, upstreamDirectory, content);
+        if (args.includes('--url')) await remoteProxyCall(client);
+        else if (args.includes('proxy')) await proxyWriteAndReadBack(client, upstreamDirectory, content);
         else await writeAndReadBack(client, home, content);
       } finally {
         await client.close();

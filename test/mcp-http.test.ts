@@ -117,6 +117,31 @@ describe('scratchpad mcp --http', () => {
     expect(run.stderr).toContain('--token-file FILE or SCRATCHPAD_TOKEN');
   });
 
+  it('on a wildcard bind prints a URL a client can connect to (loopback first), not http://0.0.0.0', async () => {
+    const wide = await startServer([
+      '--store',
+      'memory:',
+      'mcp',
+      '--http',
+      '0.0.0.0:0',
+      '--token-file',
+      join(home, 'token'),
+    ]);
+    try {
+      expect(wide.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+      const client = new Client({ name: 'wildcard-test', version: '1.0.0' });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(wide.url), {
+          requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
+        }),
+      );
+      expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+      await client.close();
+    } finally {
+      wide.child.kill();
+    }
+  });
+
   it('answers 401 without the right token, 403 for a foreign Host or Origin, also on loopback', async () => {
     const missing = await raw('POST', JSON_HEADERS, CALL);
     expect(missing.status).toBe(401);

@@ -54,6 +54,7 @@ const PUBLIC_API: Record<string, string[]> = {
     'loadTokenCounter',
     'loadTokenizer',
     'openStore',
+    'rebuildMaskedResult',
     'resolveReferences',
     'salientPreview',
     'truncateToTokens',

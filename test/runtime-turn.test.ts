@@ -71,7 +71,7 @@ function turn(steps: ScriptedStep[], query: string, extra: Partial<Parameters<ty
     scratchpad,
     vaglio: createVaglio({ logDir: false, env: {} }),
     turnLogDir: false,
-    executorOptions: { cwd: catalog.home },
+    executorOptions: { cwd: catalog.home, localNetwork: ['web_fetch'] },
     ...extra,
   });
   return { model, scratchpad, run };
@@ -146,6 +146,38 @@ describe('runTurn (seed 002 planner)', () => {
     const result = await run;
     expect(result.finalKind).toBe('answer');
     expect(result.steps.map((step) => step.outcome)).toEqual(['executed', 'duplicate_read']);
+  });
+
+  it('masks older results behind stubs (compactMessages default) and offers scratchpad_read to read them back', async () => {
+    const files = ['first', 'second'].map((label) => {
+      const file = join(catalog.home, `${label}.log`);
+      writeFileSync(file, `${label} line of the log, nothing wrong here\n`.repeat(70));
+      return file;
+    });
+    const { run, model, scratchpad } = turn(
+      [
+        { toolCalls: [{ name: 'fs_read', arguments: { path: files[0] } }] },
+        { toolCalls: [{ name: 'fs_read', arguments: { path: files[1] } }] },
+        { toolCalls: [{ name: 'echo_args', arguments: { n: 1 } }] },
+        'Both logs look fine.',
+      ],
+      'read both logs',
+    );
+    const result = await run;
+    expect(result.finalKind).toBe('answer');
+    const last = model.calls.at(-1) as unknown as { messages: Array<{ role: string; content: string }> };
+    const tools = last.messages
+      .filter((message) => message.role === 'tool')
+      .map((message) => message.content);
+    expect(tools[0]).toMatch(/^\[Masked tool result: fs_read output stored whole as /);
+    expect(tools[1]).toMatch(/^\[Masked tool result: fs_read output stored whole as /);
+    expect(tools[2]).not.toMatch(/^\[Masked/);
+    expect((model.calls.at(-1)?.tools ?? []).map((tool) => tool.name)).toContain('scratchpad_read');
+    const name = /stored whole as (\S+) /.exec(tools[0] as string)?.[1] as string;
+    const first = model.calls[1] as unknown as { messages: Array<{ role: string; content: string }> };
+    const original = first.messages.filter((message) => message.role === 'tool')[0]?.content;
+    const stored = await scratchpad.session('default').read(name, { type: 'full' });
+    expect(stored.content).toBe(original);
   });
 
   it('ends with cap_same_executor on the third call of one executor', async () => {
@@ -384,7 +416,7 @@ describe('the turn log and the lifetime of offloaded entries', () => {
       scratchpad,
       vaglio: createVaglio({ logDir: false, env: {} }),
       turnLogDir: false as const,
-      executorOptions: { cwd: catalog.home },
+      executorOptions: { cwd: catalog.home, localNetwork: ['web_fetch'] },
       now: () => clock,
     };
     await runTurn({

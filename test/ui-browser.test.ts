@@ -160,6 +160,10 @@ describe('scratchpad ui in Chromium', () => {
     await page.locator('.step[data-step="2"]').waitFor();
     expect(await page.locator('.step[data-step="2"] .verdict').textContent()).toContain('approved by both');
     expect(await page.locator('.step[data-step="2"]').textContent()).toContain('bubblewrap');
+    // A step shown inline shows the text the model read, not only its size.
+    expect(await page.locator('.step[data-step="3"] .observation-text').textContent()).toContain(
+      `${fixture.needleLine}: ${NEEDLE}`,
+    );
     await shot('ui-turn');
     await page.locator('.step[data-step="2"] .entry-link').click();
     await page.locator('.row[data-line="1"]').waitFor();

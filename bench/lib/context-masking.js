@@ -9,7 +9,8 @@ import { toolOf } from './context-replay.js';
  *
  * Returns what was shown at each step (the tool message's text in the request of that step), the characters the
  * context held at each step (task + every thought and action + every tool message as it stands in that request),
- * how many requests were cache-breaking rewrites (a message already sent changed), and the entry of each step's
+ * how many requests were cache-breaking rewrites (a message already sent changed), the message texts of each request
+ * (for the prompt-cache cost), and the entry of each step's
  * output when the observation was offloaded.
  */
 export async function replayCompacted(trajectory, steps, { session, observe, compact }) {
@@ -20,6 +21,7 @@ export async function replayCompacted(trajectory, steps, { session, observe, com
   const history = [];
   let rewrites = 0;
   let index = 0;
+  const requests = [];
   for (const step of steps) {
     const past = Object.freeze({
       task: trajectory.task,
@@ -47,11 +49,18 @@ export async function replayCompacted(trajectory, steps, { session, observe, com
     messages = result.messages;
     shown.push(messages.at(-1).content);
     contextChars.push(charsOf(messages));
+    requests.push(messages.map(textOf));
     entries.push(observed.entry ?? null);
     history.push(Object.freeze({ action: step.action, thought: step.thought, observation: observed.text }));
     index++;
   }
-  return { shown, contextChars, entries, rewrites };
+  return { shown, contextChars, entries, rewrites, requests };
+}
+
+/** A message's text as the cost model bills it: its content and its tool calls' arguments. */
+function textOf(message) {
+  const content = typeof message.content === 'string' ? message.content : '';
+  return content + (message.tool_calls ?? []).map((call) => call.function.arguments).join('');
 }
 
 /** Characters of the conversation as the bench counts them: message texts and the actions (tool-call arguments). */

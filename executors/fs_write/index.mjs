@@ -19,7 +19,7 @@ async function main(args) {
   });
   if (before?.isDirectory())
     return { ok: false, error: `${path} is a directory: give a file path`, metadata: { path } };
-  await mkdir(dirname(path), { recursive: true });
+  await makeParents(dirname(path));
   if (append) await appendFile(path, bytes);
   else await writeFile(path, bytes);
   const size = (await stat(path)).size;
@@ -30,6 +30,27 @@ async function main(args) {
     content: `${verb} ${bytes.length} bytes to ${path}${sizeNote}`,
     metadata: { path, bytes_written: bytes.length, size, append, created: before === undefined },
   };
+}
+
+// Missing parent folders, made one at a time: a recursive mkdir reports a read-only file system as "no such file
+// or directory" (Node), which would hide why the write was refused.
+async function makeParents(folder) {
+  const missing = [];
+  for (let current = folder; !(await exists(current)); current = dirname(current)) {
+    missing.unshift(current);
+    if (dirname(current) === current) break;
+  }
+  for (const path of missing)
+    await mkdir(path).catch((error) => {
+      if (error.code !== 'EEXIST') throw error;
+    });
+}
+
+async function exists(path) {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
 }
 
 function expandPath(path) {

@@ -1,10 +1,13 @@
 // shell_exec: runs a command with /bin/sh -c. Arguments arrive as one JSON object on stdin; prints one JSON
-// object on stdout.
+// object on stdout. The command's standard output goes out on the runtime's content channel as it is produced
+// (content-sink.mjs), up to the runtime's bound; without a channel it comes back inline, up to 4 MiB.
 import { spawn } from 'node:child_process';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
+import { boundName, contentBound, openSink } from './content-sink.mjs';
 
-const MAX_STDOUT_BYTES = 4 * 1024 * 1024;
+const INLINE_STDOUT_BYTES = 4 * 1024 * 1024;
+const MAX_STDOUT_BYTES = contentBound(INLINE_STDOUT_BYTES);
 const MAX_STDERR_BYTES = 256 * 1024;
 const ERROR_EXCERPT_CHARS = 2000;
 
@@ -20,7 +23,9 @@ async function main(args) {
   if (!Number.isInteger(timeoutSeconds) || timeoutSeconds < 1 || timeoutSeconds > 600) {
     throw new Error('"timeout_seconds" must be an integer between 1 and 600');
   }
-  const run = await runCommand(args.command, cwd, timeoutSeconds * 1000);
+  const sink = openSink();
+  const run = await runCommand(args.command, cwd, timeoutSeconds * 1000, sink);
+  await sink.end();
   const metadata = {
     exit_code: run.exitCode,
     signal: run.signal,
@@ -28,36 +33,53 @@ async function main(args) {
     stderr: run.stderr,
     stdout_bytes: run.stdoutBytes,
     stderr_bytes: run.stderrBytes,
-    truncated: run.stdoutBytes > MAX_STDOUT_BYTES || run.stderrBytes > MAX_STDERR_BYTES,
+    truncated: run.stoppedAtBound || run.stderrBytes > MAX_STDERR_BYTES,
     cwd,
     duration_ms: run.durationMs,
   };
-  if (run.spawnError) return { ok: false, error: `could not run the command: ${run.spawnError}`, metadata };
-  if (run.timedOut) {
-    return {
-      ok: false,
-      error: `timed out after ${timeoutSeconds} s${stderrTail(run.stderr)}`,
-      content: run.stdout,
-      metadata,
+  if (run.stoppedAtBound) {
+    // The output passed the bound: the command was stopped there, so how much more it would have written is unknown.
+    metadata.cut = {
+      stored_bytes: MAX_STDOUT_BYTES,
+      total_bytes: null,
+      bound: boundName(INLINE_STDOUT_BYTES),
+      read_on:
+        'the command was stopped when its output passed the bound; send its output to a file (command > out.txt) and read that with fs_read and offset, or narrow it (grep, head, tail)',
     };
+  }
+  if (run.spawnError) return { ok: false, error: `could not run the command: ${run.spawnError}`, metadata };
+  if (run.stoppedAtBound) {
+    return sink.result(
+      {
+        ok: false,
+        error: `stopped: its output passed ${MAX_STDOUT_BYTES} bytes (${boundName(INLINE_STDOUT_BYTES)}); the first ${MAX_STDOUT_BYTES} bytes are kept${stderrTail(run.stderr)}`,
+        metadata,
+      },
+      'text',
+    );
+  }
+  if (run.timedOut) {
+    return sink.result(
+      { ok: false, error: `timed out after ${timeoutSeconds} s${stderrTail(run.stderr)}`, metadata },
+      'text',
+    );
   }
   if (run.exitCode !== 0) {
     const status = run.signal ? `killed by ${run.signal}` : `exit code ${run.exitCode}`;
-    return {
-      ok: false,
-      error: `command failed (${status})${stderrTail(run.stderr)}`,
-      content: run.stdout,
-      metadata,
-    };
+    return sink.result(
+      { ok: false, error: `command failed (${status})${stderrTail(run.stderr)}`, metadata },
+      'text',
+    );
   }
-  return { ok: true, content: run.stdout, metadata };
+  return sink.result({ ok: true, metadata }, 'text');
 }
 
-function runCommand(command, cwd, timeoutMs) {
+function runCommand(command, cwd, timeoutMs, sink) {
   return new Promise((resolvePromise) => {
     const started = Date.now();
-    const stdout = [];
     const stderr = [];
+    let stoppedAtBound = false;
+    let writing = Promise.resolve();
     let stdoutBytes = 0;
     let stderrBytes = 0;
     let timedOut = false;
@@ -78,9 +100,20 @@ function runCommand(command, cwd, timeoutMs) {
       timedOut = true;
       killGroup();
     }, timeoutMs);
+    // Standard output goes to the sink as it comes, the command paused while the sink is full; past the bound
+    // the command is stopped (it could write forever).
     child.stdout.on('data', (chunk) => {
-      if (stdoutBytes < MAX_STDOUT_BYTES) stdout.push(chunk.subarray(0, MAX_STDOUT_BYTES - stdoutBytes));
-      stdoutBytes += chunk.length;
+      if (stoppedAtBound) return;
+      const room = MAX_STDOUT_BYTES - stdoutBytes;
+      const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
+      stdoutBytes += part.length;
+      if (chunk.length > room) {
+        stoppedAtBound = true;
+        killGroup();
+      }
+      if (part.length === 0) return;
+      child.stdout.pause();
+      writing = writing.then(() => sink.write(part)).finally(() => child.stdout.resume());
     });
     child.stderr.on('data', (chunk) => {
       if (stderrBytes < MAX_STDERR_BYTES) stderr.push(chunk.subarray(0, MAX_STDERR_BYTES - stderrBytes));
@@ -93,14 +126,15 @@ function runCommand(command, cwd, timeoutMs) {
       // Background jobs the command left behind would hold the pipes open: end them with the command.
       killGroup();
     });
-    child.on('close', (exitCode, signal) => {
+    child.on('close', async (exitCode, signal) => {
       clearTimeout(timer);
+      await writing.catch(() => undefined);
       resolvePromise({
         exitCode,
         signal,
         timedOut,
         spawnError,
-        stdout: Buffer.concat(stdout).toString('utf8'),
+        stoppedAtBound,
         stderr: Buffer.concat(stderr).toString('utf8'),
         stdoutBytes,
         stderrBytes,

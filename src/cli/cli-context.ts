@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
+import type { loadStoreDefaults, StoreDefaults } from '../config/store-defaults.js';
 import { ScratchpadError } from '../core/errors.js';
 import type { assertValidSession } from '../core/names.js';
-import type { loadStoreDefaults, StoreDefaults } from '../runtime/config/store-defaults.js';
 import type { Scratchpad } from '../scratchpad/scratchpad.js';
 import type { defaultDatabasePath, openStore } from '../stores/open-store.js';
 
@@ -140,7 +140,7 @@ export function createCliContext(
       // Imported here, not above: --help does not load them.
       if (modules !== undefined) return;
       const [storeDefaultsModule, names, stores] = await Promise.all([
-        import('../runtime/config/store-defaults.js'),
+        import('../config/store-defaults.js'),
         import('../core/names.js'),
         import('../stores/open-store.js'),
       ]);

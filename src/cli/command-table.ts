@@ -101,9 +101,9 @@ export const COMMAND_TABLE: readonly CommandModule[] = [
     commands: [
       {
         name: 'proxy',
-        term: 'proxy [options] <command> [args...]',
+        term: 'proxy [options] [command] [args...]',
         summary:
-          'serve an upstream stdio MCP server through the scratchpad: large results are stored, previews shown',
+          'serve an upstream MCP server (a command over stdio, or --url) through the scratchpad: large results are stored, previews shown',
       },
     ],
     load: async () => (await import('./commands/proxy-command.js')).registerProxyCommand,
@@ -135,7 +135,7 @@ export const COMMAND_TABLE: readonly CommandModule[] = [
         name: 'mnestome',
         term: 'mnestome',
         summary:
-          'passages between executors, recorded when a turn pipes one step into another (seed 002 ch. 12)',
+          "which executor's output was piped into which (the mnestome); ager: let rarely used passages fade",
       },
     ],
     load: async () => (await import('./commands/mnestome-command.js')).registerMnestomeCommand,
@@ -145,7 +145,8 @@ export const COMMAND_TABLE: readonly CommandModule[] = [
       {
         name: 'scheduler',
         term: 'scheduler',
-        summary: 'recurring system tasks: apply_ager, synt_suggest, gc (seed 002 ch. 13)',
+        summary:
+          'recurring upkeep: fade unused passages (apply_ager), suggest compositions (synt_suggest), store gc',
       },
     ],
     load: async () => (await import('./commands/scheduler-command.js')).registerSchedulerCommand,

@@ -1,3 +1,4 @@
+import { formatBytes } from '../core/format.js';
 import type { TurnEvent } from '../runtime/planner/turn-events.js';
 import type { StepRecordLog } from '../runtime/planner/turn-record.js';
 import { neutraliseControlCharacters } from './terminal-text.js';
@@ -76,7 +77,7 @@ function stepLine(step: StepRecordLog): string {
   }
   const result = step.result;
   if (result.offloaded === true)
-    parts.push(`stored as ${String(result.name)} (${bytes(Number(result.bytes))})`);
+    parts.push(`stored as ${String(result.name)} (${formatBytes(Number(result.bytes))})`);
   else if (typeof result.error === 'string') parts.push(short(result.error, 120));
   else if (typeof result.chars === 'number') parts.push(`${result.chars} chars inline`);
   const mnestome = step.mnestome as
@@ -104,12 +105,6 @@ function short(value: unknown, max = 80): string {
 
 function duration(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
-}
-
-function bytes(count: number): string {
-  if (count < 1024) return `${count} B`;
-  if (count < 1024 * 1024) return `${(count / 1024).toFixed(1)} KB`;
-  return `${(count / 1024 / 1024).toFixed(1)} MB`;
 }
 
 function indent(text: string): string {

@@ -30,6 +30,7 @@ export type ScratchpadErrorCode =
   | 'UPSTREAM_UNAVAILABLE'
   | 'EXECUTOR_INVALID'
   | 'INSIDE_SANDBOX'
+  | 'WRITE_REFUSED'
   | 'CONFIG_INVALID'
   | 'SCHEDULER_LOCKED'
   | 'LEASED'
@@ -63,6 +64,7 @@ const CATEGORY: Record<ScratchpadErrorCode, ErrorCategory> = {
   UPSTREAM_UNAVAILABLE: 'third-party',
   EXECUTOR_INVALID: 'system',
   INSIDE_SANDBOX: 'user',
+  WRITE_REFUSED: 'user',
   CONFIG_INVALID: 'user',
   SCHEDULER_LOCKED: 'user',
   LEASED: 'user',

@@ -144,6 +144,32 @@ export function decodeUtf8(bytes: Uint8Array, start = 0, end = bytes.byteLength)
   return asBuffer(bytes).toString('utf8', start, end);
 }
 
+/**
+ * True when `text` has no lone UTF-16 surrogate, so its UTF-8 encoding decodes back to the same string (a lone
+ * surrogate is encoded as U+FFFD).
+ */
+export function isWellFormedText(text: string): boolean {
+  return (text as string & { isWellFormed(): boolean }).isWellFormed();
+}
+
+/** `text` with each lone UTF-16 surrogate replaced by U+FFFD (what its UTF-8 encoding holds). */
+export function toWellFormedText(text: string): string {
+  return (text as string & { toWellFormed(): string }).toWellFormed();
+}
+
+/** Indexes (UTF-16 units) of the lone surrogates of `text`: halves of a pair without the other half. */
+export function loneSurrogates(text: string, limit = Number.POSITIVE_INFINITY): number[] {
+  const found: number[] = [];
+  for (let index = 0; index < text.length && found.length < limit; index++) {
+    const code = text.charCodeAt(index);
+    if (code < 0xd800 || code > 0xdfff) continue;
+    const next = text.charCodeAt(index + 1);
+    if (code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) index++;
+    else found.push(index);
+  }
+  return found;
+}
+
 /** Number of code points in a JS string (a lone surrogate counts as one, as it becomes U+FFFD when stored). */
 export function codePointLength(text: string): number {
   let count = text.length;

@@ -5,7 +5,8 @@ import type { Worker } from 'node:worker_threads';
 /**
  * The script of a worker thread that the package ships as `file` beside the module at `moduleUrl`. Tests run
  * modules from their TypeScript source, which a worker thread cannot load: from `src/` the script is the build's
- * twin under `dist/` (`npm test` builds first). `undefined` when that build does not exist.
+ * twin under `dist/` (Vitest's global setup, `test/setup/fresh-build.ts`, rebuilds it when `src/` is newer). `undefined`
+ * when that build does not exist.
  */
 export function workerScript(moduleUrl: string, file: string): URL | undefined {
   const sibling = new URL(file, moduleUrl);

@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { configFilePath } from '../runtime/config/config-path.js';
+import { configFilePath } from '../config/config-path.js';
 import { scratchpadConfigDir, scratchpadDataDir } from '../runtime/executors/xdg-dirs.js';
 import { defaultDatabasePath } from '../stores/open-store.js';
 import { configHome, dataHome } from './xdg.js';

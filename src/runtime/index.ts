@@ -45,6 +45,7 @@ export {
 } from './config/index.js';
 // Executors: signed manifests and code, the catalog, signing keys, and one sandboxed run.
 export {
+  type ContentReceiver,
   type DiscardedExecutor,
   defaultExecutorsDir,
   defaultKeyDir,

@@ -24,7 +24,7 @@ import { liveSessions, liveTotals } from './listing/live-totals.js';
 import { assertText } from './reading/assert-text.js';
 import { byteSpan, locateSpan } from './reading/byte-span.js';
 import { ChunkCursor } from './reading/chunk-cursor.js';
-import { encodedLength, sliceTooLarge } from './reading/read-limit.js';
+import { encodedLength, sliceThatFits, sliceTooLarge } from './reading/read-limit.js';
 import type { ScratchpadConfig } from './scratchpad-config.js';
 import { resolveSearchLimit } from './search/search-limit.js';
 import { searchByScan } from './search/search-scan.js';
@@ -312,7 +312,9 @@ export class Scratchpad {
     const encoding = record.kind === 'text' ? 'utf8' : (options.encoding ?? 'base64');
     const returned = encodedLength(span.end - span.start, encoding);
     if (options.maxBytes !== undefined && returned > options.maxBytes) {
-      throw sliceTooLarge(record, await locateSpan(cursor, span), returned, options.maxBytes, encoding);
+      const location = await locateSpan(cursor, span);
+      const fit = await sliceThatFits(cursor, location, span.start, options.maxBytes, encoding);
+      throw sliceTooLarge(record, location, returned, options.maxBytes, fit);
     }
     const bytes = await cursor.bytes(span.start, span.end);
     const location = await locateSpan(cursor, span);
@@ -518,6 +520,7 @@ export class Scratchpad {
     return {
       removed,
       bytes: removed.reduce((sum, item) => sum + item.bytes, 0),
+      contentKept: this.driver.keepsContentForReaders === true,
       staging: swept.staging + (after?.staging ?? 0),
       released: {
         contents: swept.released.contents + (after?.released.contents ?? 0),

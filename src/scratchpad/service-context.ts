@@ -33,6 +33,12 @@ export interface ServiceContext {
 
 /** Applies the defaults of {@link ScratchpadConfig}. */
 export function resolveServiceContext(config: ScratchpadConfig): ServiceContext {
+  const driver = (config as Partial<ScratchpadConfig> | null | undefined)?.driver;
+  if (typeof driver !== 'object' || driver === null) {
+    throw new ScratchpadError('INVALID_ARGUMENT', 'createScratchpad needs a config with a store driver.', {
+      hint: "Open one and pass it: createScratchpad({ driver: await openStore('sqlite:./scratch.db') }) (or 'memory:').",
+    });
+  }
   if (config.defaultTtlMs !== undefined) validateTtl(config.defaultTtlMs);
   for (const option of [
     'maxStoreBytes',

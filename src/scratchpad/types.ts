@@ -135,8 +135,14 @@ export interface SearchHit {
 export interface GcResult {
   /** Entries removed: expired, or evicted by a size cap. */
   removed: Array<{ session: string; name: string; id: string; bytes: number; reason: 'expired' | 'cap' }>;
-  /** The size of the removed entries (a driver may keep their content for readers a while: see `held`). */
+  /** The size of the removed entries (a driver may keep their content for readers a while: see `contentKept`). */
   bytes: number;
+  /**
+   * True when the store keeps the removed entries' content on disk for readers (SQLite, PostgreSQL): it is then in
+   * `held` (or in `released`, when its wait was already over), and a later gc frees it. False when it was deleted
+   * with the entries.
+   */
+  contentKept: boolean;
   /** Abandoned staging areas swept. */
   staging: number;
   /**

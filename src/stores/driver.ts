@@ -25,6 +25,13 @@ export interface StoreDriver {
   readonly preferredChunkSize?: number;
 
   /**
+   * Optional: true when the content of a deleted or replaced entry stays on disk for readers still reading it
+   * until a later {@link doSweepStaging} releases it (the SQLite and PostgreSQL drivers), so a delete frees no
+   * space at once; absent or false when it goes with the entry. What `gc` says it freed when depends on it.
+   */
+  readonly keepsContentForReaders?: boolean;
+
+  /**
    * Opens a staging area for new content in `session`. Chunks written to the sink are invisible until a commit
    * attaches them to an entry. The sink belongs to the caller until a successful commit takes its content or
    * {@link ContentSink.abort} discards it; meanwhile no sweep of this driver removes it, however old (see

@@ -12,6 +12,7 @@ import { leaseContract } from './contract-leases.js';
 import { lifecycleContract } from './contract-lifecycle.js';
 import { pagingContract } from './contract-paging.js';
 import { searchContract } from './contract-search.js';
+import { searchAnywhereContract } from './contract-search-anywhere.js';
 import { validationContract } from './contract-validation.js';
 import { writeGuessContract } from './contract-write-guesses.js';
 import { expectCode } from './expect-code.js';
@@ -573,6 +574,7 @@ export function runStoreContract(options: StoreContractOptions): void {
     validationContract(harness);
     pagingContract(harness);
     searchContract(harness);
+    searchAnywhereContract(harness);
     capsContract(harness);
     driverContract(harness);
     gcContract(harness);

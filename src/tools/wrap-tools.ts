@@ -12,7 +12,7 @@ import {
 } from '../scratchpad/offload/offload-policy.js';
 import { createOffloader } from '../scratchpad/offload/offloader.js';
 import type { PreviewContext } from '../scratchpad/previews/preview-builder.js';
-import { buildPreview } from '../scratchpad/previews/preview-registry.js';
+import { buildWholePreview } from '../scratchpad/previews/preview-registry.js';
 import type { SessionScratchpad } from '../scratchpad/scratchpad.js';
 import type { JsonSchema } from './tool.js';
 import { TOOL_NAMES } from './tool-names.js';
@@ -169,7 +169,7 @@ export async function saveResultAs(
     ...(call.turn === undefined ? {} : { turn: call.turn }),
     ...(call.step === undefined ? {} : { step: call.step }),
   });
-  const preview = buildPreview(policy.previewFor(tool), {
+  const preview = await buildWholePreview(policy.previewFor(tool), {
     kind: content.kind,
     text: content.text,
     bytes: content.bytes,
@@ -180,10 +180,16 @@ export async function saveResultAs(
     entry.kind === 'text'
       ? `${formatCount(entry.chars)} chars, ${formatCount(entry.lines)} lines`
       : `${formatCount(entry.bytes)} bytes`;
+  const redactor = session.scratchpad.redactor;
+  // The result's metadata and other fields are kept with the entry, which the model reads only as content: shown.
+  const metadata =
+    Object.keys(content.metadata).length === 0
+      ? ''
+      : `\nMetadata: ${JSON.stringify(await redactor.redactValue(content.metadata))}`;
   return {
     isError: false,
     entry: { id: entry.id, name: entry.name },
-    text: `Saved the result of ${tool} to the scratchpad as "${entry.name}" (${size}; ${describeLifetime(entry, entry.updatedAt)}). Read it with ${policy.readTool} {"name": "${entry.name}"}.\nPreview:\n${session.scratchpad.redactor.redactSync(preview.text)}`,
+    text: `Saved the result of ${tool} to the scratchpad as "${entry.name}" (${size}; ${describeLifetime(entry, entry.updatedAt)}). Read it with ${policy.readTool} {"name": "${entry.name}"}.${metadata}\nPreview:\n${redactor.redactSync(preview.text)}`,
   };
 }
 

@@ -1,6 +1,7 @@
 import { ScratchpadError } from '../core/errors.js';
 import type { Scratchpad } from '../scratchpad/scratchpad.js';
 import type { ApiRequest, ApiRoute } from './api-route.js';
+import type { GrepReply, PageLine } from './api-types.js';
 import { detailEntry } from './entry-summary.js';
 
 /** Most raw bytes of content one page of lines carries (JSON escaping at most sextuples it: < 1 MB). */
@@ -16,14 +17,6 @@ export const MAX_HEX_BYTES = 64 * 1024;
 export const MAX_SLICE_CHARS = 64 * 1024;
 const MAX_GREP_MATCHES = 500;
 const GREP_LINE_CHARS = 200;
-
-/** One line of a page: its number and text; `clipped` lines start at `charStart` and go on past the text. */
-export interface PageLine {
-  line: number;
-  text: string;
-  clipped?: true;
-  charStart?: number;
-}
 
 /** An entry's metadata, its content by lines, characters or bytes, grep, and pin/delete behind a confirmation. */
 export function entryRoutes(scratchpad: Scratchpad): ApiRoute[] {
@@ -117,7 +110,7 @@ export function entryRoutes(scratchpad: Scratchpad): ApiRoute[] {
             total: result.total,
             complete: result.complete,
             description: result.description,
-          },
+          } satisfies GrepReply,
         };
       },
     },

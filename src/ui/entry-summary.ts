@@ -1,12 +1,7 @@
 import { clipStrings } from '../core/clip-strings.js';
 import type { Entry } from '../core/entry.js';
 import type { JsonValue } from '../core/json.js';
-
-/** An entry as the inspector lists it: every field but the metadata, which may be arbitrarily large. */
-export type EntrySummary = Omit<Entry, 'metadata'> & { metadataKeys: number };
-
-/** An entry with its metadata clipped to a size one reply can carry. */
-export type EntryDetail = EntrySummary & { metadata: JsonValue };
+import type { EntryDetail, EntrySummary } from './api-types.js';
 
 const MAX_METADATA_STRING_CHARS = 1000;
 const MAX_METADATA_JSON_CHARS = 64 * 1024;

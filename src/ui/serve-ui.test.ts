@@ -454,7 +454,10 @@ describe('scratchpad ui guards', () => {
     });
     try {
       expect(wide.token).toMatch(/^[0-9a-f]{48}$/);
-      expect(wide.url).toBe(`http://0.0.0.0:${wide.port}/#token=${wide.token}`);
+      // A browser cannot open the wildcard address: the URL to open is loopback's, then each interface's.
+      expect(wide.url).toBe(`http://127.0.0.1:${wide.port}/#token=${wide.token}`);
+      expect(wide.urls[0]).toBe(wide.url);
+      for (const url of wide.urls) expect(url).toMatch(new RegExp(`^http://[0-9.]+:${wide.port}/#token=`));
       expect((await call(`http://127.0.0.1:${wide.port}/api/sessions`)).status).toBe(401);
       const allowed = await call(`http://127.0.0.1:${wide.port}/api/sessions`, {
         headers: { authorization: `Bearer ${wide.token}` },

@@ -7,7 +7,8 @@ import {
 } from 'node:http';
 import { ScratchpadError } from '../core/errors.js';
 import { createAllowedHosts } from '../http/allowed-hosts.js';
-import { type HttpAddress, parseHttpAddress, urlHost } from '../http/http-address.js';
+import { browsableHosts } from '../http/browsable-hosts.js';
+import { type HttpAddress, parseHttpAddress } from '../http/http-address.js';
 import { listen } from '../http/listen.js';
 import { isLoopbackHost } from '../http/loopback.js';
 import { readRequestBody } from '../http/request-body.js';
@@ -47,8 +48,13 @@ export interface ServeUiOptions {
 
 /** A running inspector. */
 export interface UiServer {
-  /** The URL to open: `http://HOST:PORT/`, with `#token=…` when a token is required. */
+  /** The URL to open: `http://HOST:PORT/`, with `#token=…` when a token is required (the first of `urls`). */
   url: string;
+  /**
+   * Every URL a browser can open: for a wildcard bind (`0.0.0.0`, `::`) loopback first, then this machine's
+   * interface addresses ({@link browsableHosts}); otherwise the bound host alone.
+   */
+  urls: string[];
   port: number;
   /** The token the API requires, if any. */
   token: string | undefined;
@@ -153,9 +159,13 @@ export async function serveUi(options: ServeUiOptions): Promise<UiServer> {
   });
   http.on('clientError', (_error, socket) => socket.destroy());
   const port = await listen(http, address);
-  const origin = `http://${urlHost(address.host)}:${port}/`;
+  const urls = browsableHosts(address.host).map((host) => {
+    const origin = `http://${host}:${port}/`;
+    return token === undefined ? origin : `${origin}#token=${token}`;
+  });
   return {
-    url: token === undefined ? origin : `${origin}#token=${token}`,
+    url: urls[0] as string,
+    urls,
     port,
     token,
     http,

@@ -1,6 +1,7 @@
 import { clipStrings } from '../core/clip-strings.js';
 import type { Scratchpad } from '../scratchpad/scratchpad.js';
 import type { ApiRoute } from './api-route.js';
+import type { SearchHit } from './api-types.js';
 import { summarizeEntry } from './entry-summary.js';
 
 /** Most sessions one reply lists (most recently updated first). */
@@ -67,7 +68,7 @@ export function sessionRoutes(scratchpad: Scratchpad): ApiRoute[] {
                 .sort((a, b) => b.updatedAt - a.updatedAt)
                 .slice(0, MAX_SEARCH_SESSIONS)
                 .map((info) => info.id);
-        const hits = [];
+        const hits: SearchHit[] = [];
         const indexing = [];
         for (const id of sessions) {
           const found = await scratchpad.search(id, q, { limit });

@@ -1,32 +1,10 @@
 import { open, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import type { StepSummary, TurnSummary } from './api-types.js';
 
-/** One step of a turn as the inspector lists it: what the model was shown and what the store kept. */
-export interface StepSummary {
-  step: number;
-  tool: string;
-  outcome: string;
-  /** Characters of the observation the model got; `null` when the log does not say (older logs). */
-  shown: number | null;
-  /** Bytes stored in the scratchpad for this step (0 when the result stayed inline). */
-  stored: number;
-  /** The entry the result was offloaded to. */
-  entry?: string;
-  entryName?: string;
-}
-
-/** One turn of the JSONL turn log, summarized, with where its line is. */
-export interface TurnSummary {
-  turnId: string;
-  session: string;
-  tsStart: number;
-  tsEnd: number;
-  query: string;
-  mode: string;
-  finalKind: string;
-  model: string;
-  steps: StepSummary[];
+/** A turn of the log, summarized ({@link TurnSummary}), with where its line is. */
+export interface IndexedTurn extends TurnSummary {
   file: string;
   offset: number;
   length: number;
@@ -59,7 +37,7 @@ interface FileState {
 export class TurnIndex {
   readonly directory: string;
   #files = new Map<string, FileState>();
-  #turns = new Map<string, TurnSummary>();
+  #turns = new Map<string, IndexedTurn>();
   #byEntry = new Map<string, { turnId: string; step: number }>();
   #skipped = 0;
   #refreshing: Promise<void> | undefined;
@@ -93,23 +71,23 @@ export class TurnIndex {
   }
 
   /** Every indexed turn, newest first. */
-  turns(): TurnSummary[] {
+  turns(): IndexedTurn[] {
     return [...this.#turns.values()].sort((a, b) => b.tsStart - a.tsStart);
   }
 
-  turn(turnId: string): TurnSummary | undefined {
+  turn(turnId: string): IndexedTurn | undefined {
     return this.#turns.get(turnId);
   }
 
   /** The turn and step whose result was offloaded to the entry with this id (the latest, when reused). */
-  stepOfEntry(entryId: string): { turn: TurnSummary; step: number } | undefined {
+  stepOfEntry(entryId: string): { turn: IndexedTurn; step: number } | undefined {
     const found = this.#byEntry.get(entryId);
     const turn = found ? this.#turns.get(found.turnId) : undefined;
     return found && turn ? { turn, step: found.step } : undefined;
   }
 
   /** The full record of a turn, read from its line. */
-  async record(turn: TurnSummary): Promise<Record<string, unknown>> {
+  async record(turn: IndexedTurn): Promise<Record<string, unknown>> {
     const handle = await open(join(this.directory, turn.file), 'r');
     try {
       const buffer = Buffer.alloc(turn.length);
@@ -238,7 +216,7 @@ export function summarizeTurn(
   file: string,
   offset: number,
   length: number,
-): TurnSummary | undefined {
+): IndexedTurn | undefined {
   if (typeof record !== 'object' || record === null) return undefined;
   const { turn_id: turnId, session, ts_start: tsStart, ts_end: tsEnd } = record;
   if (typeof turnId !== 'string' || typeof session !== 'string' || typeof tsStart !== 'number')

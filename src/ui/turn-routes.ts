@@ -2,7 +2,8 @@ import { clipStrings } from '../core/clip-strings.js';
 import { ScratchpadError } from '../core/errors.js';
 import type { Scratchpad } from '../scratchpad/scratchpad.js';
 import type { ApiRoute } from './api-route.js';
-import type { TurnIndex, TurnSummary } from './turn-index.js';
+import type { ObservationReply, TurnSummary } from './api-types.js';
+import type { IndexedTurn, TurnIndex } from './turn-index.js';
 
 /** Most turns one reply lists. */
 export const MAX_LIST_TURNS = 500;
@@ -83,7 +84,7 @@ export function turnRoutes(index: TurnIndex, scratchpad: Scratchpad): ApiRoute[]
         const entry = await scratchpad.get(params.session as string, { id: params.id as string });
         await index.refresh();
         const found = index.stepOfEntry(entry.id);
-        if (!found) return { body: { found: false } };
+        if (!found) return { body: { found: false } satisfies ObservationReply };
         const record = await index.record(found.turn);
         const steps = Array.isArray(record.steps) ? (record.steps as Array<Record<string, unknown>>) : [];
         const step = steps.find((item) => item?.step === found.step);
@@ -100,14 +101,14 @@ export function turnRoutes(index: TurnIndex, scratchpad: Scratchpad): ApiRoute[]
                 : null,
             shownChars: typeof result.shownChars === 'number' ? result.shownChars : null,
             storedBytes: typeof result.bytes === 'number' ? result.bytes : entry.bytes,
-          },
+          } satisfies ObservationReply,
         };
       },
     },
   ];
 }
 
-function findTurn(index: TurnIndex, turnId: string): TurnSummary {
+function findTurn(index: TurnIndex, turnId: string): IndexedTurn {
   const turn = index.turn(turnId);
   if (!turn) {
     throw new ScratchpadError(
@@ -122,12 +123,12 @@ function findTurn(index: TurnIndex, turnId: string): TurnSummary {
 }
 
 /** A turn summary without where its line is. */
-function listed(turn: TurnSummary): Omit<TurnSummary, 'file' | 'offset' | 'length'> {
+function listed(turn: IndexedTurn): TurnSummary {
   const { file: _file, offset: _offset, length: _length, ...rest } = turn;
   return rest;
 }
 
-function sum(turn: TurnSummary, key: 'shown' | 'stored'): number {
+function sum(turn: IndexedTurn, key: 'shown' | 'stored'): number {
   return turn.steps.reduce((total, step) => total + (step[key] ?? 0), 0);
 }
 

@@ -184,7 +184,11 @@ export async function createUiFixture(directory: string, megabytes: number): Pro
           outcome: 'builtin',
           rawArgs: { name: 'shell_exec_1', grep: 'FATAL' },
           resolvedArgs: { name: 'shell_exec_1', grep: 'FATAL' },
-          result: { ok: true, chars: 96 },
+          result: {
+            ok: true,
+            chars: 96,
+            observation: `[shell_exec_1: 1 of 1 matching lines]\n  ${needleLine}: ${NEEDLE}`,
+          },
         }),
       ],
       final_message: `Shard 4242 failed a checksum at 13:00 (${NEEDLE}); the API returned 500s until it was rebuilt.`,

@@ -6,6 +6,7 @@ export {
   blockFor,
   type EventLoopProbeOptions,
   type EventLoopProbeResult,
+  flatString,
   probeEventLoop,
   TEST_STALL_BOUND_MS,
 } from '../../src/testing/event-loop-probe.js';

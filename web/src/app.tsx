@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { watchChanges } from './api.js';
+import { leaveBoxOnEscape } from './keyboard.js';
 import { href, useRoute } from './router.js';
 import { ContextView } from './views/context-view.js';
 import { EntryView } from './views/entry-view.js';
@@ -12,6 +13,7 @@ export function App() {
   const route = useRoute();
   const [revision, setRevision] = useState(0);
   const [updated, setUpdated] = useState<Date>();
+  useEffect(leaveBoxOnEscape, []);
   useEffect(
     () =>
       watchChanges(() => {

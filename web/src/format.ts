@@ -1,20 +1,7 @@
 /** Small formatting helpers for the views. */
 
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return `${value < 10 ? value.toFixed(1) : Math.round(value)} ${units[unit]}`;
-}
-
-export function formatCount(value: number): string {
-  return value.toLocaleString('en-US');
-}
+// Sizes read the same in the CLI, the tools and the inspector: one formatter, decimal units (docs/units.md).
+export { formatBytes, formatCount } from '../../src/core/format.js';
 
 /** `2026-11-24 12:30:05` in local time, from epoch milliseconds. */
 export function formatTime(ms: number): string {

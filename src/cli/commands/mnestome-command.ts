@@ -8,7 +8,7 @@ export function registerMnestomeCommand(program: Command, context: CliContext): 
   const mnestome = program
     .command('mnestome')
     .description(
-      'passages between executors, recorded when a turn pipes one step into another (seed 002 ch. 12)',
+      "which executor's output was piped into which (the mnestome); ager: let rarely used passages fade",
     );
 
   mnestome

@@ -3,21 +3,47 @@ import { PRESET_NAMES, type PresetName } from '../../tools/preset.js';
 import type { CliContext } from '../cli-context.js';
 import { Option } from '../commander.js';
 import { nonNegativeInteger, positiveInteger } from '../parse-number.js';
+import { describeUpstream, upstreamOf } from './proxy-upstream.js';
+import {
+  allowedHostOption,
+  checkHttpFlags,
+  type HttpServeFlags,
+  httpOption,
+  serveMcpHttp,
+  tokenFileOption,
+} from './serve-mcp-http.js';
 
-interface ProxyFlags {
+interface ProxyFlags extends HttpServeFlags {
   preset: PresetName;
+  url?: string;
+  header: string[];
+  upstreamTokenFile?: string;
   threshold?: number;
-  maxRequestBytes?: number;
-  maxReplyBytes?: number;
 }
 
-/** `scratchpad proxy [--preset P] [--threshold N] -- CMD ARGS…`: an MCP proxy that adds offloading to any server. */
+/**
+ * `scratchpad proxy [--preset P] [--threshold N] -- CMD ARGS…` or `… --url URL [--header 'H: V']… [--token-file F]`:
+ * an MCP proxy that adds offloading to any server, started over stdio or reached by URL.
+ */
 export function registerProxyCommand(program: Command, context: CliContext): void {
   program
     .command('proxy')
     .description(
-      'serve an upstream stdio MCP server through the scratchpad: large results are stored, previews shown',
+      'serve an upstream MCP server (a command over stdio, or --url) through the scratchpad: large results are stored, previews shown',
     )
+    .option('--url <url>', 'the upstream is a remote MCP server at this URL (Streamable HTTP, or HTTP+SSE)')
+    .addOption(
+      new Option('--header <header>', "with --url: send this header, 'Name: value' (repeatable)")
+        .argParser((value: string, previous: string[]) => [...previous, value])
+        .default([], 'none'),
+    )
+    .option(
+      '--upstream-token-file <file>',
+      "with --url: send 'Authorization: Bearer' and the token in this file",
+    )
+    .addOption(httpOption())
+    .addOption(tokenFileOption())
+    .addOption(allowedHostOption())
     .addOption(
       new Option('--preset <preset>', 'scratchpad tools and offload format')
         .choices(PRESET_NAMES)
@@ -34,9 +60,11 @@ export function registerProxyCommand(program: Command, context: CliContext): voi
       positiveInteger,
     )
     .option('--max-reply-bytes <n>', 'largest reply sent to the client (default 8 MiB)', positiveInteger)
-    .argument('<command>', 'the upstream server command (after --)')
+    .argument('[command]', 'the upstream server command (after --), unless --url is given')
     .argument('[args...]', 'its arguments')
-    .action(async (command: string, args: string[], flags: ProxyFlags) => {
+    .action(async (command: string | undefined, args: string[], flags: ProxyFlags) => {
+      const upstream = upstreamOf(command, args, flags);
+      checkHttpFlags(flags);
       const [{ startMcpProxy }, { serveStdio }, { createPreset }] = await Promise.all([
         import('../../mcp/proxy/mcp-proxy.js'),
         import('../../mcp/serve-stdio.js'),
@@ -48,18 +76,29 @@ export function registerProxyCommand(program: Command, context: CliContext): voi
         scratchpad,
         session: context.options.session,
         preset: createPreset(flags.preset),
-        upstream: { command, args },
+        upstream,
         policy: { format, ...(flags.threshold === undefined ? {} : { threshold: flags.threshold }) },
         ...(flags.maxReplyBytes === undefined ? {} : { maxReplyBytes: flags.maxReplyBytes }),
         log: (message) => context.stderr.write(`${message}\n`),
       });
       try {
-        await serveStdio(proxy.server, {
-          stdin: context.stdin,
-          stdout: context.stdout,
-          ...(flags.maxRequestBytes === undefined ? {} : { maxRequestBytes: flags.maxRequestBytes }),
-          ...(flags.maxReplyBytes === undefined ? {} : { maxReplyBytes: flags.maxReplyBytes }),
-        });
+        if (flags.http)
+          await serveMcpHttp(
+            context,
+            { ...flags, http: flags.http },
+            () => proxy.createServer(),
+            undefined,
+            `scratchpad proxy: serving ${describeUpstream(upstream)} with the ${flags.preset} tools for session "${context.options.session}"`,
+            // What the upstream sends while a call runs (progress, log messages, sampling) goes on that call's stream.
+            'stream',
+          );
+        else
+          await serveStdio(proxy.server, {
+            stdin: context.stdin,
+            stdout: context.stdout,
+            ...(flags.maxRequestBytes === undefined ? {} : { maxRequestBytes: flags.maxRequestBytes }),
+            ...(flags.maxReplyBytes === undefined ? {} : { maxReplyBytes: flags.maxReplyBytes }),
+          });
       } finally {
         await proxy.close();
       }

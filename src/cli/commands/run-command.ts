@@ -1,9 +1,11 @@
+import { resolve as resolvePath } from 'node:path';
 import type { Command } from 'commander';
 import type { CliContext } from '../cli-context.js';
 import { Option } from '../commander.js';
 
 /**
- * `scratchpad run "QUERY" [--provider P] [--model M] [--mode local|online|hybrid] [--quiet | --verbose] [--raw]`: one
+ * `scratchpad run "QUERY" [--provider P] [--model M] [--mode local|online|hybrid] [--write-root PATH]… [--quiet |
+ * --verbose] [--raw]`: one
  * agent turn (seed 002), its progress on stderr and the answer on stdout (control characters shown as `?` on a
  * terminal unless `--raw`).
  */
@@ -39,6 +41,12 @@ export function registerRunCommand(program: Command, context: CliContext): void 
       '--no-sandbox',
       'run executors without the operating-system sandbox (bubblewrap): they can then read and change anything you can',
     )
+    .option(
+      '--write-root <path>',
+      'let executors write in this folder too (repeatable; adds to [runtime.sandbox] write_roots); /tmp may be one',
+      (path: string, previous: string[]) => [...previous, resolvePath(path)],
+      [] as string[],
+    )
     .addOption(
       new Option('--mode <mode>', 'planner mode (default: the config file, else local)').choices([
         'local',
@@ -64,6 +72,7 @@ export function registerRunCommand(program: Command, context: CliContext): void 
           style: 'default' | 'metnos';
           think?: boolean;
           sandbox: boolean;
+          writeRoot: string[];
           mode?: 'local' | 'online' | 'hybrid';
           quiet?: boolean;
           verbose?: boolean;
@@ -90,6 +99,7 @@ export function registerRunCommand(program: Command, context: CliContext): void 
           ...(flags.executors ? { executorDirs: flags.executors } : {}),
           ...(flags.think ? { think: true } : {}),
           ...(flags.sandbox ? {} : { sandbox: false }),
+          ...(flags.writeRoot.length > 0 ? { writeRoots: flags.writeRoot } : {}),
           ...(flags.mode ? { mode: flags.mode } : {}),
           ...(flags.quiet
             ? {}

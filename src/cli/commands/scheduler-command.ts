@@ -12,7 +12,9 @@ import { table } from './entry-commands.js';
 export function registerSchedulerCommand(program: Command, context: CliContext): void {
   const scheduler = program
     .command('scheduler')
-    .description('recurring system tasks: apply_ager, synt_suggest, gc (seed 002 ch. 13)');
+    .description(
+      'recurring upkeep: fade unused passages (apply_ager), suggest compositions (synt_suggest), store gc',
+    );
 
   scheduler
     .command('status')

@@ -66,6 +66,12 @@ export function registerUiCommand(program: Command, context: CliContext): void {
       context.stdout.write(
         `scratchpad ui: open ${server.url}${server.token && token === undefined ? '  (the token is new for this run)' : ''}\n`,
       );
+      const others = server.urls.slice(1);
+      if (others.length > 0) {
+        context.stdout.write(
+          `scratchpad ui: listening on every interface (${flags.host}); from other machines open ${others.join(' or ')}\n`,
+        );
+      }
       await new Promise<void>((resolve) => {
         const stop = () => void server.close().then(resolve);
         process.once('SIGINT', stop);

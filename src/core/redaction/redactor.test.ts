@@ -175,10 +175,10 @@ describe('createRedactor: large text', () => {
     const windowed = await redactor.redact(large);
     expect(windowed).toBe(redactor.redactSync(large));
     for (const item of secrets) expect(windowed).not.toContain(item.secret);
-  });
+  }, 120_000);
 
   it('keeps the event loop free while it redacts 3.7 MB', async () => {
     const probe = await probeEventLoop(() => redactor.redact(large));
     expect(probe.worstBusyMs).toBeLessThan(TEST_STALL_BOUND_MS);
-  });
+  }, 120_000);
 });

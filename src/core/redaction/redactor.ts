@@ -1,6 +1,16 @@
 import { ScratchpadError } from '../errors.js';
 import { LinearRegex } from '../linear-regex.js';
-import { BUILTIN_SECRET_PATTERNS, isPlaceholder, type SecretPattern } from './secret-patterns.js';
+import { type KeepSlot, mapJsonStrings } from './map-json-strings.js';
+import { BUILTIN_SECRET_PATTERNS, type SecretPattern } from './secret-patterns.js';
+import {
+  type CompiledSecretPattern,
+  redactNextWindow,
+  type SecretPatternSet,
+  WINDOW,
+} from './secret-window.js';
+import { BUILTIN_WITNESSES, createWitnessScan } from './secret-witnesses.js';
+
+export { redactionMarker } from './secret-window.js';
 
 /** Options for {@link createRedactor}. */
 export interface RedactorOptions {
@@ -20,8 +30,11 @@ export interface RedactionResult {
 }
 
 /**
- * Replaces high-confidence secrets with `[REDACTED:<kind>]`. Linear in the input (every pattern runs on RE2's automata, {@link LinearRegex});
- * never throws on any string; the output grows by at most one marker per secret of at least three characters.
+ * Replaces high-confidence secrets with `[REDACTED:<kind>]`. Linear in the input (one pass finds which patterns' witnesses occur, see
+ * {@link createWitnessScan}, and only those patterns run, on RE2's automata, {@link LinearRegex});
+ * the output grows by at most one marker per secret of at least three characters. Long text is redacted in
+ * windows cut only where no match of any pattern crosses (see {@link redactNextWindow}); text whose matches run
+ * on past 1 MiB without such a cut is refused (`CONTENT_TOO_LARGE`) rather than shown in part.
  */
 export interface Redactor {
   readonly enabled: boolean;
@@ -34,34 +47,33 @@ export interface Redactor {
   redactSync(text: string): string;
   /** Like {@link redactSync}, with the counts by kind. */
   scan(text: string): RedactionResult;
-  /** A copy of a JSON-like value with every string redacted (keys too); other values are returned as they are. */
-  redactValue<Value>(value: Value): Promise<Value>;
-}
-
-/** The marker that replaces a secret of `kind`. */
-export function redactionMarker(kind: string): string {
-  return `[REDACTED:${kind}]`;
-}
-
-interface CompiledSecretPattern {
-  kind: string;
-  regex: LinearRegex;
-  /** Capture groups: 0 = the whole match is the secret; else group 2 is, between kept groups 1 and 3. */
-  groups: number;
+  /**
+   * A copy of a JSON-like value with every string redacted (keys too), at any depth; slots that `keep` names
+   * (base64 payloads) and values other than strings, plain objects and arrays are returned as they are.
+   */
+  redactValue<Value>(value: Value, keep?: KeepSlot): Promise<Value>;
 }
 
 let builtins: readonly CompiledSecretPattern[] | undefined;
 
 /** The built-in patterns, compiled at the first call in this process. */
 function builtinPatterns(): readonly CompiledSecretPattern[] {
-  builtins ??= BUILTIN_SECRET_PATTERNS.map(compileSecretPattern);
+  // The built-in token and field patterns see a JSON escape (`\n`, `\r`, `\t`) as the break it stands for (so a
+  // token right after an escaped line end in JSON text is still at a word boundary); the PEM patterns read the
+  // escapes themselves.
+  if (BUILTIN_WITNESSES.length !== BUILTIN_SECRET_PATTERNS.length)
+    throw new Error('Every built-in secret pattern needs its witness (secret-witnesses.ts).');
+  builtins ??= BUILTIN_SECRET_PATTERNS.map((source) => ({
+    ...compileSecretPattern(source),
+    escapesAsBreaks: source.kind !== 'private-key',
+  }));
   return builtins;
 }
 
 const KIND = /^[a-z0-9][a-z0-9-]{0,39}$/;
-const MAX_DEPTH = 64;
-/** Characters redacted in one piece (a few milliseconds of work). */
-const WINDOW = 64 * 1024;
+/** Strings up to this length have their redaction remembered, up to this many of them. */
+const REMEMBERED_LENGTH = 64;
+const REMEMBERED_COUNT = 4096;
 /** Milliseconds of redaction between two turns of the event loop in {@link Redactor.redact}. */
 const SLICE_MS = 8;
 
@@ -79,37 +91,51 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
   // the first redaction (a CLI read that redacts nothing does not pay for 32 compilations).
   const extra = enabled ? (options.patterns ?? []).map(compileSecretPattern) : [];
   const withBuiltins = enabled && options.builtins !== false;
-  let patterns: readonly CompiledSecretPattern[] | undefined;
-  const compiled = (): readonly CompiledSecretPattern[] =>
-    (patterns ??= withBuiltins ? [...builtinPatterns(), ...extra] : extra);
-  const redactWindow = (window: string, counts: Record<string, number>): string =>
-    aroundLoneSurrogates(window, (part) => {
-      let current = part;
-      for (const pattern of compiled()) current = replaceSecrets(current, pattern, counts);
-      return current;
-    });
+  let patterns: SecretPatternSet | undefined;
+  const compiled = (): SecretPatternSet => {
+    if (patterns === undefined) {
+      const list = withBuiltins ? [...builtinPatterns(), ...extra] : extra;
+      // A caller's pattern has no witness, so it runs on every window.
+      const witnesses = withBuiltins
+        ? [...BUILTIN_WITNESSES, ...extra.map(() => undefined)]
+        : extra.map(() => undefined);
+      patterns = { patterns: list, mayMatch: createWitnessScan(witnesses) };
+    }
+    return patterns;
+  };
   const scan = (text: string): RedactionResult => {
     const counts: Record<string, number> = {};
-    if (typeof text !== 'string' || text.length === 0 || compiled().length === 0)
+    if (typeof text !== 'string' || text.length === 0 || compiled().patterns.length === 0)
       return { text: typeof text === 'string' ? text : String(text), counts };
     let out = '';
     for (let start = 0; start < text.length; ) {
-      const end = windowEnd(text, start);
-      out += redactWindow(text.slice(start, end), counts);
-      start = end;
+      const window = redactNextWindow(text, start, compiled(), counts);
+      out += window.text;
+      start = window.end;
     }
     return { text: out, counts };
   };
-  const redactSync = (text: string) => scan(text).text;
+  // Short strings recur (JSON keys, names, enum values): their redactions are remembered, a bounded number.
+  const remembered = new Map<string, string>();
+  const redactSync = (text: string): string => {
+    if (typeof text !== 'string' || text.length > REMEMBERED_LENGTH) return scan(text).text;
+    let out = remembered.get(text);
+    if (out === undefined) {
+      out = scan(text).text;
+      if (remembered.size >= REMEMBERED_COUNT) remembered.clear();
+      remembered.set(text, out);
+    }
+    return out;
+  };
   const redact = async (text: string): Promise<string> => {
     if (!enabled || typeof text !== 'string' || text.length <= WINDOW) return redactSync(text);
     const counts: Record<string, number> = {};
     let out = '';
     let slice = performance.now();
     for (let start = 0; start < text.length; ) {
-      const end = windowEnd(text, start);
-      out += redactWindow(text.slice(start, end), counts);
-      start = end;
+      const window = redactNextWindow(text, start, compiled(), counts);
+      out += window.text;
+      start = window.end;
       if (start < text.length && performance.now() - slice > SLICE_MS) {
         await new Promise<void>((resolve) => setImmediate(resolve));
         slice = performance.now();
@@ -117,63 +143,13 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
     }
     return out;
   };
-  const redactValue = async <Value>(value: Value): Promise<Value> =>
-    enabled ? ((await mapStrings(value, redact, 0)) as Value) : value;
+  const redactValue = async <Value>(value: Value, keep?: KeepSlot): Promise<Value> =>
+    enabled ? ((await mapJsonStrings(value, redact, keep)) as Value) : value;
   return { enabled, redact, redactSync, scan, redactValue };
 }
 
 /** A redactor that changes nothing. */
 export const NO_REDACTION: Redactor = createRedactor({ enabled: false });
-
-/** Replaces the pattern's secrets, left to right. */
-function replaceSecrets(
-  text: string,
-  pattern: CompiledSecretPattern,
-  counts: Record<string, number>,
-): string {
-  let out = '';
-  let cursor = 0;
-  for (const { start, end } of pattern.regex.matches(text)) {
-    if (end === start) continue;
-    const replacement = replacementFor(pattern, text, start);
-    out += text.slice(cursor, start) + (replacement ?? text.slice(start, end));
-    cursor = end;
-    if (replacement !== undefined) counts[pattern.kind] = (counts[pattern.kind] ?? 0) + 1;
-  }
-  return cursor === 0 ? text : out + text.slice(cursor);
-}
-
-/** The marker for the match at `start`, with its kept groups; `undefined` when the secret is a placeholder. */
-function replacementFor(pattern: CompiledSecretPattern, text: string, start: number): string | undefined {
-  if (pattern.groups < 2) return redactionMarker(pattern.kind);
-  const match = pattern.regex.exec(text, start);
-  if (match === undefined) return redactionMarker(pattern.kind);
-  const [, before, secret, after] = match.groups;
-  if (secret === undefined || secret.length === 0 || isPlaceholder(secret)) return undefined;
-  return `${before ?? ''}${redactionMarker(pattern.kind)}${pattern.groups >= 3 ? (after ?? '') : ''}`;
-}
-
-/**
- * Runs `redact` on the well-formed stretches of `text`, keeping lone surrogates where they are: RE2 works on code
- * points, and a secret never contains one.
- */
-function aroundLoneSurrogates(text: string, redact: (part: string) => string): string {
-  if ((text as string & { isWellFormed(): boolean }).isWellFormed()) return redact(text);
-  let out = '';
-  let start = 0;
-  for (let index = 0; index < text.length; index++) {
-    const code = text.charCodeAt(index);
-    if (code < 0xd800 || code > 0xdfff) continue;
-    const next = text.charCodeAt(index + 1);
-    if (code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
-      index++;
-      continue;
-    }
-    out += redact(text.slice(start, index)) + text[index];
-    start = index + 1;
-  }
-  return out + redact(text.slice(start));
-}
 
 function compileSecretPattern(source: SecretPattern): CompiledSecretPattern {
   if (typeof source?.kind !== 'string' || !KIND.test(source.kind)) {
@@ -202,50 +178,5 @@ function compileSecretPattern(source: SecretPattern): CompiledSecretPattern {
       },
     );
   }
-  return { kind: source.kind, regex, groups: regex.groupCount };
-}
-
-/**
- * Where the window that starts at `start` ends: after its last line end (else after its last blank, comma or
- * quote, which no secret contains; else at its length), moved back to the start of a line that opens a PEM block
- * the window would not close. Secrets other than PEM blocks fit on a line, so none is cut.
- */
-function windowEnd(text: string, start: number): number {
-  if (start + WINDOW >= text.length) return text.length;
-  // Every search runs inside the window, so finding the end costs the window, not the text before it.
-  const window = text.slice(start, start + WINDOW);
-  const floor = WINDOW / 4;
-  let end = window.lastIndexOf('\n') + 1;
-  if (end <= floor) end = Math.max(...[' ', ',', '"', '\t'].map((stop) => window.lastIndexOf(stop))) + 1;
-  if (end <= floor) {
-    end = WINDOW;
-    const code = window.charCodeAt(end - 1);
-    if (code >= 0xd800 && code <= 0xdbff) end--;
-  }
-  const begin = window.lastIndexOf('-----BEGIN', end - 1);
-  if (begin > 0 && begin > window.lastIndexOf('-----END', end - 1)) {
-    const lineStart = window.lastIndexOf('\n', begin) + 1;
-    if (lineStart > 0) end = lineStart;
-  }
-  return start + end;
-}
-
-async function mapStrings(
-  value: unknown,
-  map: (text: string) => Promise<string>,
-  depth: number,
-): Promise<unknown> {
-  if (typeof value === 'string') return map(value);
-  if (depth >= MAX_DEPTH || typeof value !== 'object' || value === null) return value;
-  if (Array.isArray(value)) {
-    const out: unknown[] = [];
-    for (const item of value) out.push(await mapStrings(item, map, depth + 1));
-    return out;
-  }
-  if (Object.getPrototypeOf(value) !== Object.prototype && Object.getPrototypeOf(value) !== null)
-    return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value))
-    out[await map(key)] = await mapStrings(item, map, depth + 1);
-  return out;
+  return { kind: source.kind, regex, groups: regex.groupCount, escapesAsBreaks: false };
 }

@@ -8,9 +8,11 @@ import {
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ErrorCode, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { Server as ModernServer } from '@modelcontextprotocol/server';
 import { createAllowedHosts } from '../../http/allowed-hosts.js';
 import { assertSafeBind } from '../../http/bind-policy.js';
-import { type HttpAddress, parseHttpAddress, urlHost } from '../../http/http-address.js';
+import { browsableHosts } from '../../http/browsable-hosts.js';
+import { type HttpAddress, parseHttpAddress } from '../../http/http-address.js';
 import { listen } from '../../http/listen.js';
 import { readRequestBody } from '../../http/request-body.js';
 import { createRequestGuard } from '../../http/request-guard.js';
@@ -20,11 +22,17 @@ import {
   requestTooLargeError,
 } from '../transport/message-limits.js';
 import { ReplyLimitedTransport } from '../transport/reply-limited-transport.js';
+import { createModernHttpRoute } from './modern-http-route.js';
 
 /** Options for {@link serveHttp}. */
 export interface ServeHttpOptions {
   /** Builds the MCP server for one client session (called once per `initialize`). */
   createServer: () => Server;
+  /**
+   * Builds the v2 SDK server for one 2026-07-28 request; without it the endpoint speaks 2025-11-25 only, and
+   * answers a 2026-07-28 client as a 2025-era server does (which makes a negotiating client fall back).
+   */
+  createModernServer?: () => ModernServer;
   /** `HOST:PORT` or a parsed address; port 0 picks a free port. */
   address: string | HttpAddress;
   /** Bearer token every request must carry; required unless the address is loopback. */
@@ -39,13 +47,22 @@ export interface ServeHttpOptions {
   maxSessions?: number;
   /** A session unused this long is closed (default 30 minutes). */
   sessionIdleMs?: number;
+  /**
+   * How a request is answered: `stream` (default), on an SSE stream that also carries what a handler sends while it
+   * runs (progress, log messages, sampling and elicitation requests: the proxy forwards all of them); or `json`, one
+   * JSON body, about twice the calls per second, for a server whose handlers send nothing while they run (its
+   * notifications then travel on the session's GET stream only).
+   */
+  replies?: 'stream' | 'json';
   log?: (message: string) => void;
 }
 
 /** A running Streamable HTTP endpoint. */
 export interface McpHttpServer {
-  /** `http://HOST:PORT/mcp` */
+  /** `http://HOST:PORT/mcp` a client can connect to (for a wildcard bind, the loopback one: the first of `urls`). */
   url: string;
+  /** Every such URL: for a wildcard bind (`0.0.0.0`, `::`), loopback first, then this machine's interfaces. */
+  urls: string[];
   port: number;
   http: HttpServer;
   /** Open MCP sessions. */
@@ -63,7 +80,8 @@ interface Session {
  * Serves MCP over Streamable HTTP at `http://HOST:PORT/mcp`, guarded by the shared HTTP rules (`src/http`): a
  * non-loopback bind needs a token; Host and Origin must be allowed (403), the bearer token must match (401),
  * methods GET/POST/DELETE (405), JSON bodies (415) up to the request limit (413 with a JSON-RPC error that says
- * what to do). Each client gets its own MCP session (`initialize` first, then `Mcp-Session-Id`), so notifications
+ * what to do). 2026-07-28 requests (with `createModernServer`) are answered statelessly by the v2 SDK; each
+ * 2025-11-25 client gets its own MCP session (`initialize` first, then `Mcp-Session-Id`), so notifications
  * such as `tools/list_changed` reach it; sessions are bounded in number and idle time.
  */
 export async function serveHttp(options: ServeHttpOptions): Promise<McpHttpServer> {
@@ -79,6 +97,9 @@ export async function serveHttp(options: ServeHttpOptions): Promise<McpHttpServe
     ...(options.token === undefined ? {} : { token: options.token }),
   });
   const sessions = new Map<string, Session>();
+  const modern = options.createModernServer
+    ? createModernHttpRoute({ createServer: options.createModernServer, maxRequestBytes, maxReplyBytes, log })
+    : undefined;
 
   const closeSession = (id: string): void => {
     const session = sessions.get(id);
@@ -96,9 +117,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<McpHttpServe
     const server = options.createServer();
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      // Our handlers send nothing while a request runs, so a plain JSON reply serves each call; notifications
-      // (tools/list_changed) travel on the session's GET stream. Twice the throughput of an SSE reply per call.
-      enableJsonResponse: true,
+      enableJsonResponse: options.replies === 'json',
       onsessioninitialized: (id) => {
         sessions.set(id, { transport, server, lastUsed: Date.now() });
       },
@@ -117,18 +136,22 @@ export async function serveHttp(options: ServeHttpOptions): Promise<McpHttpServe
     const rejection = guard(request);
     if (rejection) return reply(response, rejection.status, rejection.message, rejection.headers);
     let body: unknown;
+    let bytes: Buffer = Buffer.alloc(0);
     if (request.method === 'POST') {
       const read = await readRequestBody(request, { maxBytes: maxRequestBytes });
       if (read.tooLarge) {
         const error = requestTooLargeError(read.receivedBytes, maxRequestBytes, undefined);
         return sendJson(response, 413, error);
       }
+      bytes = read.bytes;
       try {
         body = JSON.parse(read.bytes.toString('utf8'));
       } catch {
         return reply(response, 400, 'Parse error: the body is not JSON.', undefined, ErrorCode.ParseError);
       }
     }
+    if (modern && (await modern.claims(request, bytes, body)))
+      return modern.serve(request, response, bytes, body);
     const sessionId = request.headers['mcp-session-id'];
     let transport: StreamableHTTPServerTransport | undefined;
     if (typeof sessionId === 'string') {
@@ -168,8 +191,10 @@ export async function serveHttp(options: ServeHttpOptions): Promise<McpHttpServe
     Math.min(sessionIdleMs, 60_000),
   );
   sweep.unref();
+  const urls = browsableHosts(address.host).map((host) => `http://${host}:${port}/mcp`);
   return {
-    url: `http://${urlHost(address.host)}:${port}/mcp`,
+    url: urls[0] as string,
+    urls,
     port,
     http,
     get sessions() {
@@ -177,6 +202,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<McpHttpServe
     },
     async close() {
       clearInterval(sweep);
+      await modern?.close();
       for (const id of [...sessions.keys()]) closeSession(id);
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));

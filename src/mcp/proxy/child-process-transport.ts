@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, type JSONRPCMessage, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { readJsonRpcMessage } from '../transport/jsonrpc-message.js';
 import { EDGE_BYTES, LineFramer } from '../transport/line-framer.js';
 import { describeSkippedMessage } from '../transport/skipped-message.js';
 
@@ -103,7 +104,9 @@ export class ChildProcessTransport implements Transport {
   #receive(line: Buffer): void {
     let message: JSONRPCMessage;
     try {
-      message = JSONRPCMessageSchema.parse(JSON.parse(line.toString('utf8')));
+      const read = readJsonRpcMessage(JSON.parse(line.toString('utf8')));
+      if (!read.success) throw read.error;
+      message = read.data;
     } catch (error) {
       const reason = `the upstream server sent a ${line.length}-byte line that could not be read as JSON-RPC (${(error as Error).message})`;
       this.onerror?.(new Error(reason));

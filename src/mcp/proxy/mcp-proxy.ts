@@ -1,5 +1,4 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
@@ -24,6 +23,7 @@ import {
 import { ScratchpadError } from '../../core/errors.js';
 import { formatError } from '../../core/format-error.js';
 import { isValidName } from '../../core/names.js';
+import type { Redactor } from '../../core/redaction/redactor.js';
 import {
   createOffloader,
   createOffloadPolicy,
@@ -40,11 +40,16 @@ import { replyContentBudget } from '../mcp-server.js';
 import { errorResult, resolveArguments, ScratchpadTools } from '../scratchpad-tools.js';
 import { serverInstructions } from '../server-instructions.js';
 import { DEFAULT_MAX_REPLY_BYTES } from '../transport/message-limits.js';
+import { ClientRequests } from './client-requests.js';
 import { forwardToolResult } from './forward-result.js';
-import { mergedPage, type Page } from './proxy-cursor.js';
+import { mergedPage, type Page, type PageSource } from './proxy-cursor.js';
+import { redactUpstream } from './redact-upstream.js';
+import { RedactedNames } from './redacted-names.js';
 import { storeLargeResource } from './store-large-resource.js';
 import { OutputSchemaValidator } from './structured-preview.js';
+import { Subscriptions } from './subscriptions.js';
 import { UpstreamConnection } from './upstream-connection.js';
+import { type Upstream, upstreamEndpoint } from './upstream-endpoint.js';
 
 /** Options for {@link startMcpProxy}. */
 export interface McpProxyOptions {
@@ -53,8 +58,11 @@ export interface McpProxyOptions {
   session: string;
   /** The scratchpad tools served next to the upstream's (their read tool reads the offloaded results). */
   preset: Preset;
-  /** The upstream MCP server, started as a child process speaking stdio. */
-  upstream: { command: string; args: string[]; env?: Record<string, string>; cwd?: string };
+  /**
+   * The upstream MCP server: a command started as a child process speaking stdio (`{command, args, env?, cwd?}`),
+   * or a remote server by URL (`{url, headers?}`: Streamable HTTP, or HTTP+SSE where the server only speaks that).
+   */
+  upstream: Upstream;
   /** The offload policy (threshold, format, previews) applied to upstream results. */
   policy?: OffloadPolicyOptions;
   /** The reply limit of the transport (default 8 MiB). */
@@ -70,14 +78,17 @@ export interface McpProxyOptions {
 
 /** A running proxy: the MCP server to connect a transport to, and how to stop the upstream. */
 export interface McpProxy {
+  /** The first client's server (stdio). */
   server: Server;
+  /** A server for one more client (an HTTP session), sharing the upstream, the session and its entries. */
+  createServer(): Server;
   /** Names of the upstream tools served. */
   readonly tools: string[];
   close(): Promise<void>;
 }
 
 /**
- * An MCP proxy that adds the scratchpad to any stdio MCP server. It forwards everything it does not change:
+ * An MCP proxy that adds the scratchpad to any MCP server (started over stdio, or remote by URL). It forwards everything it does not change:
  * tools with their title, annotations, icons, output schema and `_meta` (plus the optional `scratchpad`
  * parameter), resources, templates, prompts, completions, logging, subscriptions, list-changed notifications,
  * progress and cancellation. Large results are stored in the session and replaced by a preview (see
@@ -108,12 +119,26 @@ export async function startMcpProxy(options: McpProxyOptions): Promise<McpProxy>
   const forwarding = {
     session,
     offloader,
+    storeAlways: createOffloader({ session, policy: storeEverythingPolicy(options.policy) }),
     maxReplyContentBytes: budget,
     validator: new OutputSchemaValidator(),
   };
-  const label = [options.upstream.command, ...options.upstream.args].join(' ');
-  let upstreamTools = new Map<string, Tool>();
-  let server: Server | undefined;
+  const endpoint = upstreamEndpoint(options.upstream);
+  const redactor = options.scratchpad.redactor;
+  const redacted = <Value>(value: Value): Promise<Value> => redactUpstream(value, redactor);
+  /** The upstream's tools by the name the client sees (redacted), with the name the upstream knows. */
+  let upstreamTools = new Map<string, ServedTool>();
+  /** Resource URIs and prompt names listed in redacted form, with the upstream's originals. */
+  const resourceUris = new RedactedNames();
+  const promptNames = new RedactedNames();
+  /** Bumped at each refresh: a tools/list cursor made before names no position in the new list. */
+  let toolsVersion = 0;
+  /** The MCP servers of the connected clients (one over stdio; one per session over HTTP). */
+  const servers = new Set<Server>();
+  /** Which clients subscribed to which upstream resource; the upstream is subscribed while any client is. */
+  const subscriptions = new Subscriptions<Server>((uri) =>
+    upstream.request((client) => client.unsubscribeResource({ uri })),
+  );
 
   const refreshTools = async (): Promise<void> => {
     const listed: Tool[] = [];
@@ -123,24 +148,32 @@ export async function startMcpProxy(options: McpProxyOptions): Promise<McpProxy>
       listed.push(...page.tools);
       cursor = page.nextCursor;
     } while (cursor);
-    const served = new Map<string, Tool>();
+    const served = new Map<string, ServedTool>();
+    let slice = performance.now();
     for (const tool of listed) {
-      if (ownTools.has(tool.name)) {
+      // Only the name is redacted now (calls are routed by it); the rest when a tools/list page is served.
+      const name = await redactor.redact(tool.name);
+      if (ownTools.has(name) || served.has(name)) {
         log(
-          `scratchpad proxy: the upstream tool "${tool.name}" has the name of a scratchpad tool; it is not served.`,
+          `scratchpad proxy: the upstream tool "${name}" has the name of ${ownTools.has(name) ? 'a scratchpad tool' : 'another upstream tool (after redaction)'}; it is not served.`,
         );
         continue;
       }
-      served.set(tool.name, tool);
+      served.set(name, { upstreamName: tool.name, tool, name });
+      if (performance.now() - slice > 8) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        slice = performance.now();
+      }
     }
     upstreamTools = served;
+    toolsVersion++;
   };
 
   const relay = (notification: Notification): void => {
-    if (!server) return;
+    if (servers.size === 0) return;
     if (notification.method === 'notifications/tools/list_changed') {
       void refreshTools()
-        .then(() => server?.sendToolListChanged())
+        .then(() => Promise.all([...servers].map((each) => each.sendToolListChanged())))
         .catch((error: unknown) =>
           log(`scratchpad proxy: cannot refresh the upstream tools: ${String(error)}`),
         );
@@ -148,21 +181,34 @@ export async function startMcpProxy(options: McpProxyOptions): Promise<McpProxy>
     }
     if (notification.method === 'notifications/cancelled' || notification.method === 'notifications/progress')
       return;
-    void server.notification(notification as Parameters<Server['notification']>[0]).catch(() => undefined);
+    // A resource update goes to the clients that subscribed to it; anything else to every client.
+    const uri = notification.params?.uri;
+    const targets =
+      notification.method === 'notifications/resources/updated' && typeof uri === 'string'
+        ? subscriptions.subscribers(uri)
+        : [...servers];
+    void redacted(notification)
+      .then((shown) =>
+        Promise.all(
+          targets.map((target) =>
+            target.notification(shown as Parameters<Server['notification']>[0]).catch(() => undefined),
+          ),
+        ),
+      )
+      .catch(() => undefined);
   };
 
+  const clientRequests = new ClientRequests(servers, redacted, requestTimeoutMs);
   const upstream = new UpstreamConnection({
-    command: {
-      command: options.upstream.command,
-      args: options.upstream.args,
-      env: { ...getDefaultEnvironment(), ...(options.upstream.env ?? {}) },
-      ...(options.upstream.cwd ? { cwd: options.upstream.cwd } : {}),
-    },
-    label,
+    endpoint,
     onNotification: relay,
+    requests: {
+      capabilities: ClientRequests.capabilities,
+      answer: (request) => clientRequests.forward(request),
+    },
     onRestart: () => {
       void refreshTools()
-        .then(() => server?.sendToolListChanged())
+        .then(() => Promise.all([...servers].map((each) => each.sendToolListChanged())))
         .catch(() => undefined);
     },
     ...(options.backoff ? { backoff: options.backoff } : {}),
@@ -181,202 +227,344 @@ export async function startMcpProxy(options: McpProxyOptions): Promise<McpProxy>
     ...(upstreamCapabilities.prompts ? { prompts: { listChanged: true } } : {}),
     ...(upstreamCapabilities.logging ? { logging: {} } : {}),
   };
-  const instructions = [info.instructions, serverInstructions(options.preset)].filter(Boolean).join('\n\n');
-  server = new Server(
-    { name: 'scratchpad-proxy', version: '0.1.0' },
-    { capabilities, ...(instructions ? { instructions } : {}) },
-  );
-  const requestOptions = (signal: AbortSignal) => ({
-    signal,
-    timeout: requestTimeoutMs,
-    resetTimeoutOnProgress: true,
-  });
+  const instructions = [
+    info.instructions === undefined ? undefined : redactor.redactSync(info.instructions),
+    serverInstructions(options.preset),
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+  /** A new MCP server for one client: the handlers, over the upstream, session and offloader all clients share. */
+  const createServer = (): Server => {
+    const server = new Server(
+      { name: 'scratchpad-proxy', version: '0.1.0' },
+      { capabilities, ...(instructions ? { instructions } : {}) },
+    );
+    const requestOptions = (signal: AbortSignal) => ({
+      signal,
+      timeout: requestTimeoutMs,
+      resetTimeoutOnProgress: true,
+    });
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: [...(await ownTools.list()), ...[...upstreamTools.values()].map(servedTool)],
-  }));
+    /** One page of a merged list within the reply limit; an item larger than a whole reply is logged. */
+    const listPage = async <T>(
+      what: string,
+      cursor: string | undefined,
+      sources: ReadonlyArray<PageSource<T> | undefined>,
+    ): Promise<Page<T>> => {
+      const page = await mergedPage(cursor, sources, budget).catch(toMcpError);
+      for (const item of page.tooLarge)
+        log(
+          `scratchpad proxy: one upstream ${what} (${String((item as { name?: unknown; uri?: unknown }).name ?? (item as { uri?: unknown }).uri)}) is larger than a whole reply (${budget} bytes); it is not listed.`,
+        );
+      return page;
+    };
+    /**
+     * An upstream list's pages, each item redacted before it is measured and sent; `names` remembers the item's
+     * redacted `key` (a URI, a name) so a request that uses it reaches the upstream's item.
+     */
+    const redactedPages =
+      <T>(
+        fetch: (cursor: string | undefined) => Promise<Page<T>>,
+        names?: { key: 'uri' | 'name'; names: RedactedNames },
+      ): PageSource<T> =>
+      async (cursor) => ({
+        ...(await fetch(cursor)),
+        prepare: async (item: T) => {
+          const shown = await redacted(item);
+          if (names) {
+            const value = (of: T) => (of as Record<string, unknown>)[names.key];
+            const [shownKey, originalKey] = [value(shown), value(item)];
+            if (typeof shownKey === 'string' && typeof originalKey === 'string')
+              names.names.remember(shownKey, originalKey);
+          }
+          return shown;
+        },
+      });
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
-    const { name } = request.params;
-    const args = (request.params.arguments ?? {}) as Record<string, unknown>;
-    if (ownTools.has(name)) return ownTools.call(name, args, extra.signal);
-    const tool = upstreamTools.get(name);
-    if (!tool) {
-      return errorResult(
-        `There is no tool "${name}". Available tools: ${[...upstreamTools.keys(), ...options.preset.tools.map((item) => item.name)].join(', ')}.`,
-      );
-    }
-    try {
-      const addsParameter = !hasScratchpadParameter(tool);
-      const { [SCRATCHPAD_PARAMETER]: given, ...rest } = args;
-      const saveAs = addsParameter ? given : undefined;
-      if (saveAs !== undefined && (typeof saveAs !== 'string' || !isValidName(saveAs))) {
-        throw new ScratchpadError(
-          'INVALID_NAME',
-          `"${SCRATCHPAD_PARAMETER}" must be an entry name, got ${JSON.stringify(saveAs)}.`,
-          {
-            hint: 'Use letters, digits, "-", "_" and "." (e.g. "search-results").',
-          },
+    server.setRequestHandler(ListToolsRequestSchema, async (request) => {
+      const page = await listPage<Tool>('tool', request.params?.cursor, [
+        async () => ({ items: await ownTools.list() }),
+        async () => ({
+          items: [...upstreamTools.values()].map((served) => served.tool),
+          version: String(toolsVersion),
+          prepare: async (tool: Tool) => ({
+            ...(await redacted(servedTool(tool))),
+            name: await redactor.redact(tool.name),
+          }),
+        }),
+      ]);
+      return { tools: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+    });
+
+    server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+      const { name } = request.params;
+      const args = (request.params.arguments ?? {}) as Record<string, unknown>;
+      if (ownTools.has(name)) return ownTools.call(name, args, extra.signal);
+      const served = upstreamTools.get(name);
+      if (!served) {
+        return errorResult(
+          `There is no tool "${name}". Available tools: ${[...upstreamTools.keys(), ...options.preset.tools.map((item) => item.name)].join(', ')}.`,
         );
       }
-      const input = (await resolveArguments(
-        addsParameter ? rest : args,
-        session,
-        maxReferenceBytes,
-      )) as Record<string, unknown>;
-      const progressToken = extra._meta?.progressToken;
-      const result = (await upstream.request((client) =>
-        client.callTool({ name, arguments: input }, undefined, {
-          ...requestOptions(extra.signal),
-          ...(progressToken === undefined
-            ? {}
-            : {
-                onprogress: (progress) =>
-                  void extra
-                    .sendNotification({
-                      method: 'notifications/progress',
-                      params: { ...progress, progressToken },
-                    })
-                    .catch(() => undefined),
-              }),
-        }),
-      )) as CallToolResult;
-      return await forwardToolResult(
-        result,
-        {
-          tool: name,
-          ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
-          ...(typeof saveAs === 'string' ? { saveAs } : {}),
-        },
-        forwarding,
-      );
-    } catch (error) {
-      if (ScratchpadError.isInstance(error)) return errorResult(formatError(error));
-      if (error instanceof McpError) throw error;
-      log(
-        `scratchpad proxy: ${name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-      );
-      return errorResult(`Error: ${name} failed: ${error instanceof Error ? error.message : String(error)}`);
-    }
-  });
+      const tool = served.tool;
+      try {
+        const addsParameter = !hasScratchpadParameter(tool);
+        const { [SCRATCHPAD_PARAMETER]: given, ...rest } = args;
+        const saveAs = addsParameter ? given : undefined;
+        if (saveAs !== undefined && (typeof saveAs !== 'string' || !isValidName(saveAs))) {
+          throw new ScratchpadError(
+            'INVALID_NAME',
+            `"${SCRATCHPAD_PARAMETER}" must be an entry name, got ${JSON.stringify(saveAs)}.`,
+            {
+              hint: 'Use letters, digits, "-", "_" and "." (e.g. "search-results").',
+            },
+          );
+        }
+        const input = (await resolveArguments(
+          addsParameter ? rest : args,
+          session,
+          maxReferenceBytes,
+        )) as Record<string, unknown>;
+        const progressToken = extra._meta?.progressToken;
+        let progressSent: Promise<unknown> = Promise.resolve();
+        const askClient: Parameters<ClientRequests['during']>[1] = (asked, schema, asking) =>
+          extra.sendRequest(asked as Parameters<typeof extra.sendRequest>[0], schema, asking);
+        const result = (await clientRequests.during(server, askClient, () =>
+          upstream.request((client) =>
+            client.callTool({ name: served.upstreamName, arguments: input }, undefined, {
+              ...requestOptions(extra.signal),
+              ...(progressToken === undefined
+                ? {}
+                : {
+                    // In order, and all sent before the result: progress after it would reach no one.
+                    onprogress: (progress) => {
+                      progressSent = progressSent
+                        .then(() => redacted(progress))
+                        .then((shown) =>
+                          extra.sendNotification({
+                            method: 'notifications/progress',
+                            params: { ...shown, progressToken },
+                          }),
+                        )
+                        .catch(() => undefined);
+                    },
+                  }),
+            }),
+          ),
+        )) as CallToolResult;
+        // The SDK settles the result at once and hands notifications over a tick later: let the last progress in.
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        await progressSent;
+        return await forwardToolResult(
+          result,
+          {
+            tool: name,
+            ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
+            ...(typeof saveAs === 'string' ? { saveAs } : {}),
+          },
+          forwarding,
+        );
+      } catch (error) {
+        if (ScratchpadError.isInstance(error)) return errorResult(formatError(error));
+        if (error instanceof McpError) throw await redactedError(error, redactor);
+        log(
+          `scratchpad proxy: ${name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+        );
+        return errorResult(
+          await redactor.redact(
+            `Error: ${name} failed: ${error instanceof Error ? error.message : String(error)}`,
+          ),
+        );
+      }
+    });
 
-  /** The upstream side of a merged list, when the upstream serves resources. */
-  const upstreamPages = <T>(
-    signal: AbortSignal,
-    list: (client: Client, params: { cursor?: string }, options: RequestOptions) => Promise<Page<T>>,
-  ) =>
-    upstreamCapabilities.resources
-      ? (cursor: string | undefined) =>
-          forwarded(() =>
-            upstream.request((client) => list(client, cursor ? { cursor } : {}, requestOptions(signal))),
+    /** The upstream side of a merged list (redacted), when the upstream serves that kind of item. */
+    const upstreamPages = <T>(
+      served: unknown,
+      signal: AbortSignal,
+      list: (client: Client, params: { cursor?: string }, options: RequestOptions) => Promise<Page<T>>,
+      names?: { key: 'uri' | 'name'; names: RedactedNames },
+    ): PageSource<T> | undefined =>
+      served
+        ? redactedPages(
+            (cursor) =>
+              forwarded(() =>
+                upstream.request((client) => list(client, cursor ? { cursor } : {}, requestOptions(signal))),
+              ),
+            names,
           )
-      : undefined;
+        : undefined;
 
-  server.setRequestHandler(ListResourcesRequestSchema, async (request, extra) => {
-    const page = await mergedPage(
-      request.params?.cursor,
-      async (cursor) => {
-        const own = await resources.list(cursor);
-        return { items: own.resources, nextCursor: own.nextCursor };
-      },
-      upstreamPages(extra.signal, async (client, params, options) => {
-        const theirs = await client.listResources(params, options);
-        return { items: theirs.resources, nextCursor: theirs.nextCursor };
-      }),
-    ).catch(toMcpError);
-    return { resources: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
-  });
-
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, async (request, extra) => {
-    const page = await mergedPage(
-      request.params?.cursor,
-      async () => ({ items: resources.templates().resourceTemplates }),
-      upstreamPages(extra.signal, async (client, params, options) => {
-        const theirs = await client.listResourceTemplates(params, options);
-        return { items: theirs.resourceTemplates, nextCursor: theirs.nextCursor };
-      }),
-    ).catch(toMcpError);
-    return { resourceTemplates: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
-  });
-
-  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
-    if (resources.owns(request.params.uri)) return resources.read(request.params.uri);
-    if (!upstreamCapabilities.resources)
-      throw new McpError(ErrorCode.InvalidParams, `Resource not found: ${request.params.uri}.`);
-    const result = await forwarded(() =>
-      upstream.request((client) => client.readResource(request.params, requestOptions(extra.signal))),
-    );
-    return storeLargeResource(result, request.params.uri, {
-      offloader,
-      session,
-      maxReplyContentBytes: budget,
-    }).catch(toMcpError);
-  });
-
-  if (upstreamCapabilities.resources?.subscribe) {
-    server.setRequestHandler(SubscribeRequestSchema, async (request, extra) =>
-      resources.owns(request.params.uri)
-        ? {}
-        : forwarded(() =>
-            upstream.request((client) =>
-              client.subscribeResource(request.params, requestOptions(extra.signal)),
-            ),
-          ),
-    );
-    server.setRequestHandler(UnsubscribeRequestSchema, async (request, extra) =>
-      resources.owns(request.params.uri)
-        ? {}
-        : forwarded(() =>
-            upstream.request((client) =>
-              client.unsubscribeResource(request.params, requestOptions(extra.signal)),
-            ),
-          ),
-    );
-  }
-
-  if (upstreamCapabilities.prompts) {
-    server.setRequestHandler(ListPromptsRequestSchema, async (request, extra) =>
-      forwarded(() =>
-        upstream.request((client) => client.listPrompts(request.params, requestOptions(extra.signal))),
-      ),
-    );
-    server.setRequestHandler(GetPromptRequestSchema, async (request, extra) =>
-      forwarded(() =>
-        upstream.request((client) => client.getPrompt(request.params, requestOptions(extra.signal))),
-      ),
-    );
-  }
-
-  server.setRequestHandler(CompleteRequestSchema, async (request, extra) => {
-    const own = await resources.complete(request.params.ref, request.params.argument);
-    if (own) return own;
-    if (!upstreamCapabilities.completions) return { completion: { values: [] } };
-    return forwarded(() =>
-      upstream.request((client) => client.complete(request.params, requestOptions(extra.signal))),
-    );
-  });
-
-  if (upstreamCapabilities.logging) {
-    server.setRequestHandler(SetLevelRequestSchema, async (request, extra) =>
-      forwarded(() =>
-        upstream.request((client) =>
-          client.setLoggingLevel(request.params.level, requestOptions(extra.signal)),
+    server.setRequestHandler(ListResourcesRequestSchema, async (request, extra) => {
+      const page = await listPage('resource', request.params?.cursor, [
+        async (cursor) => {
+          const own = await resources.list(cursor);
+          return { items: own.resources, nextCursor: own.nextCursor };
+        },
+        upstreamPages(
+          upstreamCapabilities.resources,
+          extra.signal,
+          async (client, params, options) => {
+            const theirs = await client.listResources(params, options);
+            return { items: theirs.resources, nextCursor: theirs.nextCursor };
+          },
+          { key: 'uri', names: resourceUris },
         ),
-      ),
-    );
+      ]);
+      return { resources: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+    });
+
+    server.setRequestHandler(ListResourceTemplatesRequestSchema, async (request, extra) => {
+      const page = await listPage('resource template', request.params?.cursor, [
+        async () => ({ items: resources.templates().resourceTemplates }),
+        upstreamPages(upstreamCapabilities.resources, extra.signal, async (client, params, options) => {
+          const theirs = await client.listResourceTemplates(params, options);
+          return { items: theirs.resourceTemplates, nextCursor: theirs.nextCursor };
+        }),
+      ]);
+      return { resourceTemplates: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+    });
+
+    server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
+      if (resources.owns(request.params.uri)) return resources.read(request.params.uri);
+      if (!upstreamCapabilities.resources)
+        throw new McpError(ErrorCode.InvalidParams, `Resource not found: ${request.params.uri}.`);
+      const params = { ...request.params, uri: resourceUris.original(request.params.uri) };
+      const result = await forwarded(() =>
+        upstream.request((client) => client.readResource(params, requestOptions(extra.signal))),
+      );
+      return redacted(
+        await storeLargeResource(result, request.params.uri, {
+          offloader,
+          session,
+          maxReplyContentBytes: budget,
+        }).catch(toMcpError),
+      );
+    });
+
+    if (upstreamCapabilities.resources?.subscribe) {
+      server.setRequestHandler(SubscribeRequestSchema, async (request, extra) =>
+        resources.owns(request.params.uri)
+          ? {}
+          : subscriptions.add(server, resourceUris.original(request.params.uri), () =>
+              upstream.request((client) =>
+                client.subscribeResource(
+                  { ...request.params, uri: resourceUris.original(request.params.uri) },
+                  requestOptions(extra.signal),
+                ),
+              ),
+            ),
+      );
+      server.setRequestHandler(UnsubscribeRequestSchema, async (request, extra) =>
+        resources.owns(request.params.uri)
+          ? {}
+          : subscriptions.remove(server, resourceUris.original(request.params.uri), () =>
+              upstream.request((client) =>
+                client.unsubscribeResource(
+                  { ...request.params, uri: resourceUris.original(request.params.uri) },
+                  requestOptions(extra.signal),
+                ),
+              ),
+            ),
+      );
+    }
+
+    if (upstreamCapabilities.prompts) {
+      server.setRequestHandler(ListPromptsRequestSchema, async (request, extra) => {
+        const page = await listPage('prompt', request.params?.cursor, [
+          upstreamPages(
+            true,
+            extra.signal,
+            async (client, params, options) => {
+              const theirs = await client.listPrompts(params, options);
+              return { items: theirs.prompts, nextCursor: theirs.nextCursor };
+            },
+            { key: 'name', names: promptNames },
+          ),
+        ]);
+        return { prompts: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+      });
+      server.setRequestHandler(GetPromptRequestSchema, async (request, extra) =>
+        redacted(
+          await forwarded(() =>
+            upstream.request((client) =>
+              client.getPrompt(
+                { ...request.params, name: promptNames.original(request.params.name) },
+                requestOptions(extra.signal),
+              ),
+            ),
+          ),
+        ),
+      );
+    }
+
+    server.setRequestHandler(CompleteRequestSchema, async (request, extra) => {
+      const own = await resources.complete(request.params.ref, request.params.argument);
+      if (own) return own;
+      if (!upstreamCapabilities.completions) return { completion: { values: [] } };
+      return redacted(
+        await forwarded(() =>
+          upstream.request((client) => client.complete(request.params, requestOptions(extra.signal))),
+        ),
+      );
+    });
+
+    if (upstreamCapabilities.logging) {
+      server.setRequestHandler(SetLevelRequestSchema, async (request, extra) =>
+        forwarded(() =>
+          upstream.request((client) =>
+            client.setLoggingLevel(request.params.level, requestOptions(extra.signal)),
+          ),
+        ),
+      );
+    }
+    servers.add(server);
+    const closed = server.onclose;
+    server.onclose = () => {
+      closed?.();
+      servers.delete(server);
+      void subscriptions.drop(server).catch(() => undefined);
+    };
+    return server;
+  };
+
+  /** A failure of a forwarded request: the upstream's protocol errors reach the client redacted too. */
+  async function forwarded<T>(run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      if (error instanceof McpError) throw await redactedError(error, redactor);
+      return toMcpError(error);
+    }
   }
 
-  const proxyServer = server;
+  const first = createServer();
   return {
-    server: proxyServer,
+    server: first,
+    createServer,
     get tools() {
       return [...upstreamTools.keys()];
     },
     async close() {
-      await proxyServer.close().catch(() => undefined);
+      await Promise.all([first, ...servers].map((each) => each.close().catch(() => undefined)));
       await upstream.close();
     },
   };
+}
+
+/**
+ * The proxy's policy with no threshold: what stores a value the proxy cuts (a structured value too small to be
+ * offloaded by itself) with the policy's format, preview, lifetime and read tool.
+ */
+function storeEverythingPolicy(policy: OffloadPolicyOptions | undefined) {
+  const { perTool: _perTool, summarize: _summarize, tokenizer: _tokenizer, ...rest } = policy ?? {};
+  return createOffloadPolicy({
+    readTool: TOOL_NAMES.read,
+    ...rest,
+    threshold: 0,
+    minSavings: 0,
+    measure: 'bytes',
+  });
 }
 
 /** An upstream tool as the proxy lists it: everything the upstream said, plus the `scratchpad` parameter. */
@@ -395,9 +583,19 @@ function hasScratchpadParameter(tool: Tool): boolean {
   return Object.hasOwn(tool.inputSchema.properties ?? {}, SCRATCHPAD_PARAMETER);
 }
 
-/** Runs a forwarded request; a scratchpad failure (the upstream exited) becomes a protocol error the client sees. */
-async function forwarded<T>(run: () => Promise<T>): Promise<T> {
-  return run().catch(toMcpError);
+/** An upstream tool as the client sees it, and what forwarding a call needs. */
+interface ServedTool {
+  /** The name the upstream knows (the client sees the redacted one). */
+  upstreamName: string;
+  tool: Tool;
+  /** The name the client sees: the upstream's, redacted. */
+  name: string;
+}
+
+/** An upstream's protocol error with its message and data redacted (the SDK prefixes "MCP error N: "). */
+async function redactedError(error: McpError, redactor: Redactor): Promise<McpError> {
+  const message = error.message.replace(/^(?:MCP error -?\d+: )+/, '');
+  return new McpError(error.code, await redactor.redact(message), await redactUpstream(error.data, redactor));
 }
 
 function toMcpError(error: unknown): never {

@@ -1,25 +1,36 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
+  type ClientCapabilities,
   ErrorCode,
   type Implementation,
   McpError,
   type Notification,
+  type Request,
+  type Result,
   type ServerCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
 import { ScratchpadError } from '../../core/errors.js';
+import { type ChildExit, ChildProcessTransport } from './child-process-transport.js';
 import {
-  type ChildExit,
-  type ChildProcessCommand,
-  ChildProcessTransport,
-} from './child-process-transport.js';
+  authorizationHint,
+  httpStatusOf,
+  type UpstreamEndpoint,
+  type UpstreamTransportOption,
+  unsupportedTransport,
+} from './upstream-endpoint.js';
 
 /** Configuration of {@link UpstreamConnection}. */
 export interface UpstreamConnectionConfig {
-  command: ChildProcessCommand;
-  /** The command line as the user wrote it, for messages. */
-  label: string;
+  /** The upstream: a command started over stdio, or a URL (see `upstreamEndpoint`). */
+  endpoint: UpstreamEndpoint;
   /** Every notification the upstream sends (list changes, resource updates, log messages). */
   onNotification: (notification: Notification) => void;
+  /**
+   * The upstream's requests to its client (sampling, elicitation), answered by passing them on; the client
+   * declares `capabilities` to the upstream. Without it, the client declares none and the upstream asks nothing.
+   */
+  requests?: { capabilities: ClientCapabilities; answer: (request: Request) => Promise<Result> };
   /** After the upstream was restarted (its lists may have changed). */
   onRestart?: () => void;
   /** Backoff between restarts: the first wait, doubled per failure in a row, up to the longest. */
@@ -36,14 +47,17 @@ export interface UpstreamInfo {
 }
 
 /**
- * One upstream MCP server behind the proxy: started as a child process, restarted on the next request after it
- * exits (waiting a backoff that doubles with each failure in a row, 250 ms up to 10 s), and a request cut short
- * by its exit fails with `UPSTREAM_UNAVAILABLE` that says so, never a wait.
+ * One upstream MCP server behind the proxy: started as a child process, or reached by URL (Streamable HTTP, falling
+ * back to HTTP+SSE when the server does not speak it), restarted or reconnected on the next request after it exits
+ * or its connection is lost (waiting a backoff that doubles with each failure in a row, 250 ms up to 10 s); a
+ * request cut short by that fails with `UPSTREAM_UNAVAILABLE` that says so, never a wait.
  */
 export class UpstreamConnection {
   readonly #config: UpstreamConnectionConfig;
   #client: Client | undefined;
-  #transport: ChildProcessTransport | undefined;
+  #transport: Transport | undefined;
+  /** The transport that worked last (a remote server that needed SSE keeps it on reconnection). */
+  #working: UpstreamTransportOption | undefined;
   #connecting: Promise<Client> | undefined;
   #failures = 0;
   #lastFailureAt = 0;
@@ -70,10 +84,28 @@ export class UpstreamConnection {
       this.#failures = 0;
       return result;
     } catch (error) {
-      if ((error instanceof McpError && error.code === ErrorCode.ConnectionClosed) || transport?.exit) {
+      const exit = transport instanceof ChildProcessTransport ? transport.exit : undefined;
+      const closed = error instanceof McpError && error.code === ErrorCode.ConnectionClosed;
+      if (closed || exit) {
         throw new ScratchpadError(
           'UPSTREAM_UNAVAILABLE',
-          `The upstream server "${this.#config.label}" exited during the call (${describeExit(transport?.exit)}); it is restarted on the next call.`,
+          `The upstream server "${this.#label}" ${this.#endpoint.remote ? 'closed the connection' : 'exited'} during the call (${describeExit(exit)}); it is ${this.#endpoint.remote ? 'reconnected' : 'restarted'} on the next call.`,
+          {
+            hint: 'Run the call again if it is safe to repeat (what it did upstream is unknown).',
+            cause: error,
+          },
+        );
+      }
+      if (this.#endpoint.remote && lostRemote(error)) {
+        // The server went away or forgot the session (restarted): the next call opens a new connection.
+        if (this.#client === client) {
+          this.#client = undefined;
+          this.#failed();
+          void client.close().catch(() => undefined);
+        }
+        throw new ScratchpadError(
+          'UPSTREAM_UNAVAILABLE',
+          `The upstream server "${this.#label}" could not be reached during the call (${(error as Error).message}); it is reconnected on the next call.`,
           {
             hint: 'Run the call again if it is safe to repeat (what it did upstream is unknown).',
             cause: error,
@@ -111,40 +143,73 @@ export class UpstreamConnection {
     const restart = this.#started;
     const wait = this.#backoffMs() - (Date.now() - this.#lastFailureAt);
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    const transport = new ChildProcessTransport(this.#config.command);
-    const client = new Client({ name: 'scratchpad-proxy', version: '0.1.0' }, { capabilities: {} });
-    client.fallbackNotificationHandler = async (notification) => this.#config.onNotification(notification);
-    client.onclose = () => {
-      if (this.#client !== client) return;
-      this.#client = undefined;
-      this.#failed();
-    };
-    try {
-      await client.connect(transport, { timeout: this.#config.startTimeoutMs ?? 30_000 });
-    } catch (error) {
-      await client.close().catch(() => undefined);
-      this.#failed();
-      throw new ScratchpadError(
-        'UPSTREAM_UNAVAILABLE',
-        `Cannot start the upstream MCP server "${this.#config.label}": ${(error as Error).message}${transport.exit ? ` (${describeExit(transport.exit)})` : ''}`,
-        {
-          hint: restart
-            ? `It is tried again on the next call, after ${Math.round(this.#backoffMs() / 100) / 10} s.`
-            : 'Check the command after "--" (it must speak MCP over stdio), e.g. scratchpad proxy -- npx -y @modelcontextprotocol/server-filesystem /tmp',
-          cause: error,
-        },
+    const options = this.#working ? [this.#working] : this.#endpoint.transports;
+    let failure: unknown;
+    for (const [index, option] of options.entries()) {
+      const transport = option.open();
+      const requests = this.#config.requests;
+      const client = new Client(
+        { name: 'scratchpad-proxy', version: '0.1.0' },
+        { capabilities: requests?.capabilities ?? {} },
       );
+      client.fallbackNotificationHandler = async (notification) => this.#config.onNotification(notification);
+      if (requests) client.fallbackRequestHandler = async (request) => requests.answer(request);
+      client.onclose = () => {
+        if (this.#client !== client) return;
+        this.#client = undefined;
+        this.#failed();
+      };
+      try {
+        await client.connect(transport, { timeout: this.#config.startTimeoutMs ?? 30_000 });
+      } catch (error) {
+        await client.close().catch(() => undefined);
+        failure = error;
+        if (index < options.length - 1 && unsupportedTransport(error)) continue;
+        this.#failed();
+        throw this.#startFailure(error, transport, restart);
+      }
+      this.#started = true;
+      this.#working = option;
+      this.#transport = transport;
+      this.#client = client;
+      this.#info = {
+        capabilities: client.getServerCapabilities() ?? {},
+        serverInfo: client.getServerVersion(),
+        instructions: client.getInstructions(),
+      };
+      if (restart) this.#config.onRestart?.();
+      return client;
     }
-    this.#started = true;
-    this.#transport = transport;
-    this.#client = client;
-    this.#info = {
-      capabilities: client.getServerCapabilities() ?? {},
-      serverInfo: client.getServerVersion(),
-      instructions: client.getInstructions(),
-    };
-    if (restart) this.#config.onRestart?.();
-    return client;
+    this.#failed();
+    throw this.#startFailure(failure, undefined, restart);
+  }
+
+  #startFailure(error: unknown, transport: Transport | undefined, restart: boolean): ScratchpadError {
+    const exit = transport instanceof ChildProcessTransport ? transport.exit : undefined;
+    const status = httpStatusOf(error);
+    const verb = this.#endpoint.remote ? 'connect to' : 'start';
+    return new ScratchpadError(
+      'UPSTREAM_UNAVAILABLE',
+      `Cannot ${verb} the upstream MCP server "${this.#label}": ${(error as Error | undefined)?.message ?? 'no transport'}${exit ? ` (${describeExit(exit)})` : ''}`,
+      {
+        hint:
+          authorizationHint(status) ??
+          (restart
+            ? `It is tried again on the next call, after ${Math.round(this.#backoffMs() / 100) / 10} s.`
+            : this.#endpoint.remote
+              ? 'Check the URL (Streamable HTTP or HTTP+SSE MCP endpoint, often ending in /mcp or /sse) and that the server is up.'
+              : 'Check the command after "--" (it must speak MCP over stdio), e.g. scratchpad proxy -- npx -y @modelcontextprotocol/server-filesystem /tmp'),
+        ...(error === undefined ? {} : { cause: error }),
+      },
+    );
+  }
+
+  get #endpoint(): UpstreamEndpoint {
+    return this.#config.endpoint;
+  }
+
+  get #label(): string {
+    return this.#config.endpoint.label;
   }
 
   #failed(): void {
@@ -158,6 +223,22 @@ export class UpstreamConnection {
     const max = this.#config.backoff?.maxMs ?? 10_000;
     return Math.min(max, initial * 2 ** (this.#failures - 1));
   }
+}
+
+/** A remote call that failed because the server could not be reached or no longer knows the session. */
+function lostRemote(error: unknown): boolean {
+  const status = httpStatusOf(error);
+  if (status === 404) return true;
+  for (let cause = error; cause instanceof Error; cause = cause.cause) {
+    if (cause instanceof TypeError && /fetch failed/i.test(cause.message)) return true;
+    const code = (cause as { code?: unknown }).code;
+    if (
+      typeof code === 'string' &&
+      /^(ECONNREFUSED|ECONNRESET|EPIPE|ENOTFOUND|EAI_AGAIN|UND_ERR_SOCKET)$/.test(code)
+    )
+      return true;
+  }
+  return false;
 }
 
 function describeExit(exit: ChildExit | undefined): string {

@@ -1,6 +1,7 @@
 import process from 'node:process';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, type JSONRPCMessage, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { readJsonRpcMessage } from './jsonrpc-message.js';
 import { LineFramer } from './line-framer.js';
 import {
   DEFAULT_MAX_REPLY_BYTES,
@@ -113,7 +114,7 @@ export class BoundedStdioServerTransport implements Transport {
       } as JSONRPCMessage);
       return;
     }
-    const parsed = JSONRPCMessageSchema.safeParse(value);
+    const parsed = readJsonRpcMessage(value);
     if (!parsed.success) {
       const id = (value as { id?: unknown } | null)?.id;
       const validId = typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id));

@@ -1,5 +1,5 @@
 /** The runtime's configuration: `config.toml`, tiers with aliasing, and model resolution. */
-export { configFilePath, type Environment } from './config-path.js';
+export { configFilePath, type Environment } from '../../config/config-path.js';
 export { type LoadRuntimeConfigOptions, loadRuntimeConfig } from './load-runtime-config.js';
 export { parseHybridSettings } from './parse-hybrid-settings.js';
 export { parseJudgeSettings } from './parse-judge-settings.js';

@@ -2,8 +2,9 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { configFilePath } from '../../config/config-path.js';
 import { ScratchpadError } from '../../core/errors.js';
-import { configFilePath } from './config-path.js';
+import { DEFAULT_CALL_LIMITS } from '../sandbox/call-limits.js';
 import { loadRuntimeConfig } from './load-runtime-config.js';
 import { resolveTier } from './resolve-tier.js';
 
@@ -46,10 +47,18 @@ describe('loadRuntimeConfig', () => {
       capSteps: 5,
       capSameExecutor: 2,
       llm: { fast: { provider: 'ollama', model: 'qwen3:8b', think: false } },
-      sandbox: { enabled: true, writeRoots: [], hide: [], network: [] },
+      sandbox: {
+        enabled: true,
+        writeRoots: [],
+        hide: [],
+        network: [],
+        localNetwork: [],
+        limits: DEFAULT_CALL_LIMITS,
+      },
       raw: {},
       escalateTier: false,
       scratchpadTtlSeconds: 3600,
+      maxStoredBytes: 1024 ** 3,
       hybrid: {
         criticalCapabilities: ['code:exec'],
         escalateOn: ['cap_steps', 'cap_same_executor', 'error'],
@@ -71,6 +80,7 @@ cap_steps = 8
 cap_same_executor = 3
 escalate_tier = true
 scratchpad_ttl_seconds = 600
+max_stored_bytes = 2_000_000_000
 
 [runtime.llm.fast]
 provider = "ollama"
@@ -108,6 +118,7 @@ max_judge_calls_per_turn = 4
       capSameExecutor: 3,
       escalateTier: true,
       scratchpadTtlSeconds: 600,
+      maxStoredBytes: 2_000_000_000,
     });
     expect(config.llm).toEqual({
       fast: { provider: 'ollama', model: 'qwen3:8b', think: false },
@@ -204,6 +215,7 @@ max_judge_calls_per_turn = 4
       ['runtime = 3\n', /:1: runtime must be a table/],
       ['[runtime]\nescalate_tier = "yes"\n', /:2: escalate_tier must be true or false/],
       ['[runtime]\nscratchpad_ttl_seconds = 0\n', /:2: scratchpad_ttl_seconds must be a whole number/],
+      ['[runtime]\nmax_stored_bytes = 0\n', /:2: max_stored_bytes must be a whole number/],
       ['[runtime.hybrid]\nescalate_on = ["timeout"]\n', /:2: escalate_on must be a list of "cap_steps"/],
       ['[runtime.hybrid]\ncritical_capabilities = ["exec"]\n', /:2: critical_capabilities must be a list/],
       ['[runtime.hybrid]\ncritical = ["code:exec"]\n', /:2: unknown key critical in \[runtime.hybrid\]/],
@@ -230,6 +242,10 @@ bwrap = "/opt/bin/bwrap"
 write_roots = ["~/projects/site", "/srv/data"]
 hide = ["~/.config/op"]
 network = ["shell_exec"]
+local_network = ["web_fetch"]
+memory_mb = 512
+processes = 64
+file_size_mb = 100
 `);
     expect((await loadRuntimeConfig({ env })).sandbox).toEqual({
       enabled: false,
@@ -237,6 +253,8 @@ network = ["shell_exec"]
       writeRoots: ['~/projects/site', '/srv/data'],
       hide: ['~/.config/op'],
       network: ['shell_exec'],
+      localNetwork: ['web_fetch'],
+      limits: { memoryMb: 512, processes: 64, fileSizeMb: 100 },
     });
     const cases: Array<[string, RegExp]> = [
       ['[runtime.sandbox]\nenabled = "no"\n', /:2: enabled must be true or false/],
@@ -244,8 +262,15 @@ network = ["shell_exec"]
       ['[runtime.sandbox]\nhide = "~/.x"\n', /:2: hide must be a list/],
       ['[runtime.sandbox]\nbwrap = "bwrap"\n', /:2: bwrap must be an absolute path/],
       ['[runtime.sandbox]\nnetwork = [1]\n', /:2: network must be a list of executor names/],
+      [
+        '[runtime.sandbox]\nlocal_network = "web_fetch"\n',
+        /:2: local_network must be a list of executor names/,
+      ],
       ['[runtime.sandbox]\nwrite = ["/x"]\n', /:2: unknown key write in \[runtime.sandbox\]/],
       ['[runtime]\nsandbox = 1\n', /:2: runtime.sandbox must be a table/],
+      ['[runtime.sandbox]\nmemory_mb = "1G"\n', /:2: memory_mb must be a whole number/],
+      ['[runtime.sandbox]\nprocesses = 0\n', /:2: processes must be a whole number from 1 to/],
+      ['[runtime.sandbox]\nfile_size_mb = 1.5\n', /:2: file_size_mb must be a whole number from 1 to/],
     ];
     for (const [text, pattern] of cases) {
       const error = await failure(loadRuntimeConfig({ env: await writeConfig(text) }));

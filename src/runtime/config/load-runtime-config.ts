@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { configFilePath, type Environment } from './config-path.js';
-import { configReadError } from './config-read-error.js';
+import { configFilePath, type Environment } from '../../config/config-path.js';
+import { configReadError } from '../../config/config-read-error.js';
 import { parseRuntimeConfig } from './parse-runtime-config.js';
 import { defaultRuntimeConfig, type RuntimeConfig } from './runtime-config.js';
 

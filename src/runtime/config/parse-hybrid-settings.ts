@@ -1,11 +1,11 @@
+import { readSection } from '../../config/section-reader.js';
 import { CAPABILITY_PATTERN } from '../executors/executor-manifest.js';
 import {
   defaultHybridSettings,
   ESCALATION_TRIGGERS,
   type EscalationTrigger,
   type HybridSettings,
-} from '../modes/hybrid-settings.js';
-import { readSection } from './section-reader.js';
+} from './hybrid-settings.js';
 
 /** Reads `[runtime.hybrid]` (`critical_capabilities`, `escalate_on`); absent keys keep their defaults. */
 export function parseHybridSettings(

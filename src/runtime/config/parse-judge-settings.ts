@@ -1,5 +1,5 @@
+import { readSection } from '../../config/section-reader.js';
 import { defaultJudgeSettings, JUDGE_SETTINGS, type JudgeSettings } from '../vaglio/judge-settings.js';
-import { readSection } from './section-reader.js';
 
 /** Reads `[runtime.vaglio]` (`judge`, `max_judge_calls_per_turn`); absent keys keep their defaults. */
 export function parseJudgeSettings(section: unknown, source: { text: string; path: string }): JudgeSettings {

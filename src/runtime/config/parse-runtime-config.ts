@@ -1,9 +1,10 @@
 import { dirname, isAbsolute, resolve } from 'node:path';
+import { parseToml } from '../../config/parse-toml.js';
+import { tomlKeyLine } from '../../config/toml-key-line.js';
 import { ScratchpadError } from '../../core/errors.js';
 import { parseHybridSettings } from './parse-hybrid-settings.js';
 import { parseJudgeSettings } from './parse-judge-settings.js';
 import { parseSandboxSettings } from './parse-sandbox-settings.js';
-import { parseToml } from './parse-toml.js';
 import {
   DEFAULT_FAST_TIER,
   DEFAULT_MODELS,
@@ -15,7 +16,6 @@ import {
   type Tier,
   type TierSettings,
 } from './runtime-config.js';
-import { tomlKeyLine } from './toml-key-line.js';
 
 const TIER_KEYS = [
   'provider',
@@ -33,7 +33,7 @@ const MODES: readonly RuntimeMode[] = ['local', 'online', 'hybrid'];
 
 /**
  * Parses the runtime's `config.toml`. Reads `[runtime]` (`mode`, `cap_steps`, `cap_same_executor`,
- * `escalate_tier`, `scratchpad_ttl_seconds`), the `[runtime.llm.fast|middle|wise]` sections, `[runtime.sandbox]`,
+ * `escalate_tier`, `scratchpad_ttl_seconds`, `max_stored_bytes`), the `[runtime.llm.fast|middle|wise]` sections, `[runtime.sandbox]`,
  * `[runtime.hybrid]` and `[runtime.vaglio]`; other keys and sections are kept in `raw` for other components.
  * Invalid TOML, an unknown provider, tier or tier key, or a value of the wrong type is a `CONFIG_INVALID` that
  * names the file and line. A missing `fast` section gets the default (Ollama `qwen3:8b`, think off).
@@ -89,6 +89,8 @@ export function parseRuntimeConfig(text: string, path: string): RuntimeConfig {
     scratchpadTtlSeconds:
       positiveInteger(runtime, 'scratchpad_ttl_seconds', ['runtime'], problem) ??
       RUNTIME_DEFAULTS.scratchpadTtlSeconds,
+    maxStoredBytes:
+      positiveInteger(runtime, 'max_stored_bytes', ['runtime'], problem) ?? RUNTIME_DEFAULTS.maxStoredBytes,
     hybrid: parseHybridSettings(runtime.hybrid, { text, path }),
     vaglio: parseJudgeSettings(runtime.vaglio, { text, path }),
   };

@@ -1,12 +1,29 @@
+import { tomlKeyLine } from '../../config/toml-key-line.js';
 import { ScratchpadError } from '../../core/errors.js';
 import { defaultSandboxSettings, type SandboxSettings } from '../sandbox/sandbox-settings.js';
-import { tomlKeyLine } from './toml-key-line.js';
 
-const SANDBOX_KEYS = ['enabled', 'bwrap', 'write_roots', 'hide', 'network'];
+const SANDBOX_KEYS = [
+  'enabled',
+  'bwrap',
+  'write_roots',
+  'hide',
+  'network',
+  'local_network',
+  'memory_mb',
+  'processes',
+  'file_size_mb',
+];
+/** The limit keys, their field in `CallLimits` and the largest value accepted. */
+const LIMIT_KEYS = [
+  { key: 'memory_mb', field: 'memoryMb', max: 1024 * 1024 },
+  { key: 'processes', field: 'processes', max: 4_194_304 },
+  { key: 'file_size_mb', field: 'fileSizeMb', max: 1024 * 1024 * 1024 },
+] as const;
 
 /**
  * Reads the `[runtime.sandbox]` table of a parsed `config.toml` (`section`, undefined when absent): `enabled`,
- * `bwrap`, `write_roots`, `hide` and `network`. A wrong type, an unknown key or a relative path is a
+ * `bwrap`, `write_roots`, `hide`, `network`, `local_network`, and the limits of each call `memory_mb`, `processes` and
+ * `file_size_mb` (positive integers). A wrong type, an unknown key or a relative path is a
  * `CONFIG_INVALID` naming the file and line.
  */
 export function parseSandboxSettings(section: unknown, text: string, path: string): SandboxSettings {
@@ -58,6 +75,34 @@ export function parseSandboxSettings(section: unknown, text: string, path: strin
     if (!list)
       throw problem('network', 'network must be a list of executor names', 'Write network = ["shell_exec"].');
     settings.network = list;
+  }
+  if (table.local_network !== undefined) {
+    const list = stringList(table.local_network);
+    if (!list)
+      throw problem(
+        'local_network',
+        'local_network must be a list of executor names',
+        'Write local_network = ["web_fetch"].',
+      );
+    settings.localNetwork = list;
+  }
+  for (const { key, field, max } of LIMIT_KEYS) {
+    const value = table[key];
+    if (value === undefined) continue;
+    if (typeof value !== 'number' && typeof value !== 'bigint')
+      throw problem(
+        key,
+        `${key} must be a whole number`,
+        `Write ${key} = ${settings.limits[field]} (no quotes).`,
+      );
+    const number = Number(value);
+    if (!Number.isSafeInteger(number) || number < 1 || number > max)
+      throw problem(
+        key,
+        `${key} must be a whole number from 1 to ${max}`,
+        `Write ${key} = ${settings.limits[field]}.`,
+      );
+    settings.limits[field] = number;
   }
   return settings;
 }

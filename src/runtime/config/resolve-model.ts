@@ -1,10 +1,10 @@
+import type { Environment } from '../../config/config-path.js';
 import { ScratchpadError } from '../../core/errors.js';
 import type { LanguageModel } from '../model/language-model.js';
 import { anthropicEndpoint } from '../providers/anthropic-endpoint.js';
 import { lazyLanguageModel } from '../providers/lazy-model.js';
 import { ollamaEndpoint } from '../providers/ollama-endpoint.js';
 import { openAICompatibleEndpoint } from '../providers/openai-compatible-endpoint.js';
-import type { Environment } from './config-path.js';
 import { resolveTier } from './resolve-tier.js';
 import {
   DEFAULT_MODELS,

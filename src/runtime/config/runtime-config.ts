@@ -1,12 +1,8 @@
-import { defaultHybridSettings, type HybridSettings } from '../modes/hybrid-settings.js';
 import { defaultSandboxSettings, type SandboxSettings } from '../sandbox/sandbox-settings.js';
 import { defaultJudgeSettings, type JudgeSettings } from '../vaglio/judge-settings.js';
+import { defaultHybridSettings, type HybridSettings } from './hybrid-settings.js';
 
-/** The three model pointers of the runtime (seed 002): fast & furious, middle & trustable, slow & wise. */
-export type Tier = 'fast' | 'middle' | 'wise';
-
-/** The tiers, from the lowest to the highest. */
-export const TIERS: readonly Tier[] = ['fast', 'middle', 'wise'];
+export { TIERS, type Tier } from './tier.js';
 
 /** Providers a tier can use. `openai` is any OpenAI-compatible chat-completions endpoint. */
 export type ProviderName = 'ollama' | 'openai' | 'anthropic';
@@ -62,6 +58,11 @@ export interface RuntimeConfig {
   escalateTier: boolean;
   /** `scratchpad_ttl_seconds`: lifetime of the entries a turn offloads (seed 000: one hour). */
   scratchpadTtlSeconds: number;
+  /**
+   * `max_stored_bytes`: the most bytes one executor call streams into the store (a file `fs_read` reads, a
+   * command's output, a response body); default 1 GiB. A result it cuts says so on its first line.
+   */
+  maxStoredBytes: number;
   /** `[runtime.hybrid]`: when a hybrid turn goes online. */
   hybrid: HybridSettings;
   /** `[runtime.vaglio]`: the judge (`rules`, `model`, `both`) and its budget. */
@@ -84,9 +85,10 @@ export const RUNTIME_DEFAULTS = {
   capSameExecutor: 2,
   escalateTier: false,
   scratchpadTtlSeconds: 3600,
+  maxStoredBytes: 1024 ** 3,
 } as const satisfies Pick<
   RuntimeConfig,
-  'mode' | 'capSteps' | 'capSameExecutor' | 'escalateTier' | 'scratchpadTtlSeconds'
+  'mode' | 'capSteps' | 'capSameExecutor' | 'escalateTier' | 'scratchpadTtlSeconds' | 'maxStoredBytes'
 >;
 
 /** The configuration used when there is no config file. */

@@ -13,12 +13,18 @@ export interface ExecutorOutcome {
 
 /** Result of {@link parseExecutorOutput}: the outcome, or why stdout is not one. */
 export type ParseExecutorOutputResult =
-  | { ok: true; outcome: ExecutorOutcome }
+  | {
+      ok: true;
+      outcome: ExecutorOutcome;
+      /** Set when the executor streamed its content on the content channel (`content_stream`), as what kind. */
+      contentStream?: 'text' | 'binary';
+    }
   | { ok: false; problem: 'not-json' | 'bad-shape' };
 
 /**
- * Reads an executor's whole stdout as one JSON object `{ok, content?, metadata?, error?}`. Other top-level keys
- * are dropped; `ok: false` without an error message gets a generic one so the model always has text to read.
+ * Reads an executor's whole stdout as one JSON object `{ok, content?, content_stream?, metadata?, error?}`
+ * (`content_stream`: the content came on the content channel, as `text` or `binary`). Other top-level keys are
+ * dropped; `ok: false` without an error message gets a generic one so the model always has text to read.
  */
 export function parseExecutorOutput(stdout: string): ParseExecutorOutputResult {
   let value: unknown;
@@ -31,6 +37,9 @@ export function parseExecutorOutput(stdout: string): ParseExecutorOutputResult {
     return { ok: false, problem: 'bad-shape' };
   const record = value as Record<string, unknown>;
   if (typeof record.ok !== 'boolean') return { ok: false, problem: 'bad-shape' };
+  const stream = record.content_stream;
+  if (stream !== undefined && stream !== 'text' && stream !== 'binary')
+    return { ok: false, problem: 'bad-shape' };
   if (record.error !== undefined && typeof record.error !== 'string')
     return { ok: false, problem: 'bad-shape' };
   const metadata = record.metadata;
@@ -45,5 +54,7 @@ export function parseExecutorOutput(stdout: string): ParseExecutorOutputResult {
   if (metadata !== undefined) outcome.metadata = metadata as JsonObject;
   if (typeof record.error === 'string') outcome.error = record.error;
   else if (!record.ok) outcome.error = 'the executor reported a failure without an error message';
-  return { ok: true, outcome };
+  return stream === undefined || outcome.content !== undefined
+    ? { ok: true, outcome }
+    : { ok: true, outcome, contentStream: stream };
 }

@@ -9,6 +9,7 @@ export {
   computeCodeDigest,
   type DigestedFile,
 } from './code-digest.js';
+export type { ContentReceiver } from './content-channel.js';
 export { type Executor, toExecutor } from './executor.js';
 export { EXECUTOR_ENVIRONMENT_ALLOWLIST, scrubEnvironment } from './executor-environment.js';
 export {

@@ -1,13 +1,28 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import { createNoSandbox } from '../sandbox/no-sandbox.js';
 import type { Sandbox, SandboxPlan, SandboxStatus } from '../sandbox/sandbox.js';
+import { explainSandboxOutcome } from '../sandbox/sandbox-observation.js';
+import {
+  boundedChannel,
+  bufferingReceiver,
+  type ChannelCount,
+  CONTENT_BOUND_VARIABLE,
+  CONTENT_CHANNEL_FD,
+  CONTENT_FD_VARIABLE,
+  type ContentReceiver,
+  DEFAULT_MAX_CONTENT_BYTES,
+} from './content-channel.js';
 import type { Executor } from './executor.js';
 import { scrubEnvironment } from './executor-environment.js';
 import { type ExecutorOutcome, parseExecutorOutput } from './executor-outcome.js';
 import { stageExecutor } from './stage-executor.js';
 import type { EnvironmentVariables } from './xdg-dirs.js';
 
+/** Set to `1` for an executor allowed to connect to this machine's own addresses (see `localNetwork`). */
+export const LOCAL_NETWORK_VARIABLE = 'SCRATCHPAD_LOCAL_NETWORK';
 /** Default wall-clock budget of one run when neither the options nor the manifest set one. */
 export const DEFAULT_EXECUTOR_TIMEOUT_MS = 30_000;
 /** Default cap on an executor's stdout when neither the options nor the manifest set one. */
@@ -25,6 +40,22 @@ export interface RunExecutorOptions {
   timeoutMs?: number;
   /** Cap on stdout bytes; default the manifest's `limits.max_output_bytes`, else 16 MiB. */
   maxOutputBytes?: number;
+  /**
+   * Most bytes the content channel takes (`[runtime] max_stored_bytes`, default 1 GiB); told to the executor in
+   * `SCRATCHPAD_MAX_CONTENT_BYTES`. An executor that sends more is stopped and its call fails.
+   */
+  maxContentBytes?: number;
+  /**
+   * Executors allowed to connect to this machine's own addresses (loopback, link-local): `[runtime.sandbox]
+   * local_network`. Told to the executor in `SCRATCHPAD_LOCAL_NETWORK`; web_fetch refuses them otherwise.
+   */
+  localNetwork?: readonly string[];
+  /**
+   * Takes the content channel's bytes as they arrive (the runtime streams them into the store). Without one, they
+   * are collected in memory, up to the smaller of `maxContentBytes` and `maxOutputBytes`, and become the
+   * outcome's `content` (text, or base64 for binary), as if the executor had put them in its JSON.
+   */
+  receiveContent?: ContentReceiver;
   /** Working directory of the executor (relative paths in its arguments resolve here); default `process.cwd()`. */
   cwd?: string;
   /** Environment to scrub (default `process.env`): only the allowlist passes. */
@@ -47,6 +78,10 @@ export interface ExecutorRun {
   timedOut: boolean;
   /** True when stdout passed the cap and the run was cut short. */
   outputCapped: boolean;
+  /** Bytes that came on the content channel (0 when the executor did not use it). */
+  contentBytes?: number;
+  /** Set when the executor declared streamed content (`content_stream`): its kind. */
+  contentStream?: 'text' | 'binary';
   aborted: boolean;
   durationMs: number;
   /** The first 16 KiB of stderr. */
@@ -57,9 +92,10 @@ export interface ExecutorRun {
   network?: boolean;
   /**
    * Set when nothing was started: `tampered` (the code no longer has the verified digest) or `sandbox` (no
-   * sandbox and no opt-out). The outcome says why.
+   * sandbox and no opt-out); or `git` when the call ran but changed git metadata in a write root, which the
+   * sandbox undid after it. The outcome says why.
    */
-  refused?: 'tampered' | 'sandbox';
+  refused?: 'tampered' | 'sandbox' | 'git';
 }
 
 /**
@@ -111,7 +147,12 @@ export async function runExecutorDetailed(
         stagingDir: staged.stagingDir,
         codeDir: staged.codeDir,
         cwd: options.cwd ?? process.cwd(),
-        env: scrubEnvironment(options.parentEnv ?? process.env, options.env),
+        env: scrubEnvironment(options.parentEnv ?? process.env, {
+          ...options.env,
+          [CONTENT_FD_VARIABLE]: String(CONTENT_CHANNEL_FD),
+          [CONTENT_BOUND_VARIABLE]: String(contentBound(executor, options)),
+          ...(options.localNetwork?.includes(executor.name) ? { [LOCAL_NETWORK_VARIABLE]: '1' } : {}),
+        }),
       })
       .catch(
         (error: unknown): SandboxPlan => ({
@@ -120,10 +161,46 @@ export async function runExecutorDetailed(
         }),
       );
     if (!plan.ok) return refused('sandbox', plan.reason);
-    const run = await spawnExecutor(executor, args, plan, options, started);
-    return { ...run, sandbox: sandbox.status, network: plan.network };
+    let run: ExecutorRun;
+    try {
+      run = await spawnExecutor(executor, args, plan, options, started);
+    } catch (error) {
+      await plan.finish?.();
+      throw error;
+    }
+    // The sandbox's facts about the call (what it may write, limits it reached) make the observation exact.
+    const facts = await plan.finish?.();
+    const outcome = facts ? explainSandboxOutcome(run.outcome, facts) : run.outcome;
+    const refusal = plan.afterCall ? await afterCallRefusal(plan.afterCall) : undefined;
+    if (refusal === undefined) return { ...run, outcome, sandbox: sandbox.status, network: plan.network };
+    return {
+      ...run,
+      outcome: { ok: false, error: `${refusal} Its own result was: ${excerpt(JSON.stringify(outcome))}` },
+      sandbox: sandbox.status,
+      network: plan.network,
+      refused: 'git',
+    };
   } finally {
     await rm(staged.stagingDir, { recursive: true, force: true });
+  }
+}
+
+/** The content channel's bound for a call: without a receiver, the content is held in memory like stdout. */
+function contentBound(executor: Executor, options: RunExecutorOptions): number {
+  const bound = options.maxContentBytes ?? DEFAULT_MAX_CONTENT_BYTES;
+  if (options.receiveContent) return bound;
+  return Math.min(
+    bound,
+    options.maxOutputBytes ?? executor.limits.max_output_bytes ?? DEFAULT_EXECUTOR_MAX_OUTPUT_BYTES,
+  );
+}
+
+/** The sandbox's check after a call; a check that fails is a refusal too (nothing can be said of the call). */
+async function afterCallRefusal(afterCall: () => Promise<string | undefined>): Promise<string | undefined> {
+  try {
+    return await afterCall();
+  } catch (error) {
+    return `Refused: the sandbox could not check what the call left in the write roots (${(error as Error).message}).`;
   }
 }
 
@@ -149,13 +226,27 @@ function spawnExecutor(
     let exitCode: number | null = null;
     let exitSignal: string | null = null;
     let settled = false;
+    const channelCount: ChannelCount = { bytes: 0, overflowed: false };
+    let receiveError: Error | undefined;
+    const bound = contentBound(executor, options);
+    const buffered = options.receiveContent ? undefined : bufferingReceiver();
+    const receive = options.receiveContent ?? (buffered as ReturnType<typeof bufferingReceiver>).receive;
 
-    const child = spawn(plan.command, plan.args, {
-      cwd: plan.cwd,
-      env: plan.env,
-      detached: true,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    // File descriptor 3 is the content channel; files the plan hands over (the sandbox's system-call filter)
+    // follow as 4, 5, … (FIRST_INHERITED_FD).
+    const inherited = (plan.inheritedFiles ?? []).map((path) => openSync(path, 'r'));
+    let child: ChildProcessWithoutNullStreams;
+    try {
+      child = spawn(plan.command, plan.args, {
+        cwd: plan.cwd,
+        env: plan.env,
+        detached: true,
+        stdio: ['pipe', 'pipe', 'pipe', 'pipe', ...inherited],
+      }) as ChildProcessWithoutNullStreams;
+    } finally {
+      for (const descriptor of inherited) closeSync(descriptor);
+    }
+    const channel = child.stdio[CONTENT_CHANNEL_FD] as Readable;
 
     const killGroup = (): void => {
       if (child.pid === undefined) return;
@@ -168,7 +259,17 @@ function spawnExecutor(
     const timer = setTimeout(() => {
       timedOut = true;
       killGroup();
+      // A process that escaped the group may hold the channel open: stop waiting for it.
+      channel.destroy();
     }, timeoutMs);
+    // The channel is read until it ends (the receiver may be slow: the store's pace), never cut after the exit.
+    const receiving = receive(boundedChannel(channel, bound, channelCount, killGroup)).catch(
+      (error: unknown) => {
+        receiveError = error as Error;
+        killGroup();
+        channel.destroy();
+      },
+    );
     const onAbort = (): void => {
       aborted = true;
       killGroup();
@@ -176,7 +277,8 @@ function spawnExecutor(
     options.signal?.addEventListener('abort', onAbort, { once: true });
     if (options.signal?.aborted) onAbort();
 
-    const finish = (outcome: ExecutorOutcome): void => {
+    let finishing = false;
+    const finish = (outcome: ExecutorOutcome, contentStream?: 'text' | 'binary'): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
@@ -190,6 +292,8 @@ function spawnExecutor(
         aborted,
         durationMs: performance.now() - started,
         stderr: Buffer.concat(stderrChunks).toString('utf8'),
+        contentBytes: channelCount.bytes,
+        ...(contentStream ? { contentStream } : {}),
       });
     };
 
@@ -214,6 +318,7 @@ function spawnExecutor(
     child.stdin.end(JSON.stringify(args ?? {}));
 
     child.on('error', (error) => {
+      channel.destroy();
       finish({ ok: false, error: `could not start executor ${executor.name}: ${error.message}` });
     });
     child.on('exit', (code, signal) => {
@@ -229,27 +334,46 @@ function spawnExecutor(
     child.on('close', () => finishFromOutput());
 
     function finishFromOutput(): void {
-      finish(outcomeFromOutput());
+      if (finishing) return;
+      finishing = true;
+      void receiving.then(() => {
+        const { outcome, contentStream } = outcomeFromOutput();
+        if (!contentStream || !buffered) return finish(outcome, contentStream);
+        // No receiver: the streamed content becomes the outcome's `content`, as if it had come in the JSON.
+        const bytes = buffered.bytes();
+        finish({
+          ...outcome,
+          content: contentStream === 'text' ? bytes.toString('utf8') : bytes.toString('base64'),
+        });
+      });
     }
 
-    function outcomeFromOutput(): ExecutorOutcome {
+    function outcomeFromOutput(): { outcome: ExecutorOutcome; contentStream?: 'text' | 'binary' } {
+      const failed = (error: string) => ({ outcome: { ok: false, error } });
       const stderrExcerpt = excerpt(Buffer.concat(stderrChunks).toString('utf8'));
       const stderrPart = `stderr: ${stderrExcerpt || '(empty)'}`;
-      if (aborted) return { ok: false, error: `aborted; ${stderrPart}` };
-      if (timedOut) return { ok: false, error: `timed out after ${timeoutMs} ms; ${stderrPart}` };
-      if (outputCapped) return { ok: false, error: `output exceeded ${maxOutputBytes} bytes; ${stderrPart}` };
+      if (aborted) return failed(`aborted; ${stderrPart}`);
+      if (timedOut) return failed(`timed out after ${timeoutMs} ms; ${stderrPart}`);
+      if (outputCapped) return failed(`output exceeded ${maxOutputBytes} bytes; ${stderrPart}`);
+      if (channelCount.overflowed)
+        return failed(`streamed content exceeded ${bound} bytes (the bound it was told); ${stderrPart}`);
+      if (receiveError)
+        return failed(`its streamed content could not be kept: ${receiveError.message}; ${stderrPart}`);
       const stdout = Buffer.concat(stdoutChunks).toString('utf8');
       const parsed = parseExecutorOutput(stdout);
-      if (parsed.ok) return parsed.outcome;
+      if (parsed.ok) {
+        return parsed.contentStream
+          ? { outcome: parsed.outcome, contentStream: parsed.contentStream }
+          : { outcome: parsed.outcome };
+      }
       const stdoutExcerpt = excerpt(stdout) || '(empty)';
       const status = exitSignal ? ` (killed by ${exitSignal})` : exitCode ? ` (exit code ${exitCode})` : '';
       if (parsed.problem === 'not-json') {
-        return { ok: false, error: `non-JSON output${status}: ${stdoutExcerpt}; ${stderrPart}` };
+        return failed(`non-JSON output${status}: ${stdoutExcerpt}; ${stderrPart}`);
       }
-      return {
-        ok: false,
-        error: `invalid output${status}: expected one JSON object {ok, content?, metadata?, error?}, got ${stdoutExcerpt}; ${stderrPart}`,
-      };
+      return failed(
+        `invalid output${status}: expected one JSON object {ok, content?, metadata?, error?}, got ${stdoutExcerpt}; ${stderrPart}`,
+      );
     }
   });
 }

@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Executor } from './executor.js';
@@ -77,7 +77,11 @@ describe('fs_read', () => {
     await writeFile(path, 'aèèè');
     const head = await run('fs_read', { path, max_bytes: 4 });
     expect(head.content).toBe('aè');
-    expect(head.metadata).toMatchObject({ truncated: true, bytes: 7, bytes_read: 4, kind: 'text' });
+    // bytes_read counts the bytes kept (whole characters), so start + bytes_read is where to read on.
+    expect(head.metadata).toMatchObject({ truncated: true, bytes: 7, bytes_read: 3, kind: 'text' });
+    const rest = await run('fs_read', { path, offset: 3 });
+    expect(rest.content).toBe('èè');
+    expect(rest.metadata).toMatchObject({ truncated: true, start: 3, bytes_read: 4 });
     const tail = await run('fs_read', { path, tail_bytes: 3 });
     expect(tail.content).toBe('è');
     expect(tail.metadata).toMatchObject({ truncated: true, start: 4, kind: 'text' });
@@ -170,10 +174,16 @@ describe('fs_list', () => {
 describe('web_fetch', () => {
   let server: Server;
   let base: string;
+  /** Requests the fixture server received, by path and authorization header. */
+  const received: Array<{ path: string; authorization: string | undefined }> = [];
+  /** web_fetch as the user allowed it to reach this machine (`[runtime.sandbox] local_network`). */
+  const fetchLocal = (args: Record<string, unknown>) =>
+    run('web_fetch', args, { localNetwork: ['web_fetch'] });
 
   beforeAll(async () => {
     server = createServer((request, response) => {
       const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+      received.push({ path: url.pathname, authorization: request.headers.authorization });
       if (url.pathname === '/json') {
         response.writeHead(200, {
           'content-type': 'application/json',
@@ -186,6 +196,14 @@ describe('web_fetch', () => {
         response.end('nothing here');
       } else if (url.pathname === '/redirect') {
         response.writeHead(302, { location: '/json' });
+        response.end();
+      } else if (url.pathname === '/to-loopback') {
+        response.writeHead(302, {
+          location: `http://localhost:${(server.address() as AddressInfo).port}/json`,
+        });
+        response.end();
+      } else if (url.pathname === '/to-other-origin') {
+        response.writeHead(307, { location: url.searchParams.get('to') ?? '/' });
         response.end();
       } else if (url.pathname === '/binary') {
         response.writeHead(200, { 'content-type': 'image/png' });
@@ -203,7 +221,7 @@ describe('web_fetch', () => {
         response.end('<h1>home</h1>');
       }
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => server.listen(0, '0.0.0.0', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   afterAll(async () => {
@@ -212,7 +230,7 @@ describe('web_fetch', () => {
   });
 
   it('fetches a JSON body with status and a subset of the headers, sending the given headers', async () => {
-    const outcome = await run('web_fetch', { url: `${base}/json`, headers: { Accept: 'application/json' } });
+    const outcome = await fetchLocal({ url: `${base}/json`, headers: { Accept: 'application/json' } });
     expect(outcome.ok).toBe(true);
     expect(JSON.parse(outcome.content as string)).toEqual({
       uuid: '7c089d54-0000',
@@ -231,38 +249,103 @@ describe('web_fetch', () => {
   });
 
   it('follows redirects, reports HTTP errors as ok false with the body, and returns binary as base64', async () => {
-    const redirected = await run('web_fetch', { url: `${base}/redirect` });
+    const redirected = await fetchLocal({ url: `${base}/redirect` });
     expect(redirected.metadata?.final_url).toBe(`${base}/json`);
-    const missing = await run('web_fetch', { url: `${base}/missing` });
+    const missing = await fetchLocal({ url: `${base}/missing` });
     expect(missing).toMatchObject({ ok: false, error: 'HTTP 404 Not Found', content: 'nothing here' });
-    const binary = await run('web_fetch', { url: `${base}/binary` });
+    const binary = await fetchLocal({ url: `${base}/binary` });
     expect(binary.content).toBe(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2]).toString('base64'));
     expect(binary.metadata).toMatchObject({ kind: 'binary', encoding: 'base64', bytes: 7 });
   });
 
   it('cuts the body at max_bytes on a character boundary, decodes declared charsets, and supports HEAD', async () => {
-    const big = await run('web_fetch', { url: `${base}/big`, max_bytes: 101 });
+    const big = await fetchLocal({ url: `${base}/big`, max_bytes: 101 });
     expect(big.content).toBe('é'.repeat(50));
-    expect(big.metadata).toMatchObject({ truncated: true, bytes: 101, kind: 'text' });
-    expect((await run('web_fetch', { url: `${base}/latin1` })).content).toBe('café');
-    const head = await run('web_fetch', { url: `${base}/json`, method: 'HEAD' });
+    // bytes counts what was kept (whole characters): a range read goes on from there.
+    expect(big.metadata).toMatchObject({ truncated: true, bytes: 100, kind: 'text' });
+    expect((await fetchLocal({ url: `${base}/latin1` })).content).toBe('café');
+    const head = await fetchLocal({ url: `${base}/json`, method: 'HEAD' });
     expect(head).toMatchObject({ ok: true, content: '', metadata: { status: 200, bytes: 0 } });
   });
 
   it('refuses non-HTTP URLs and reports unreachable hosts and timeouts', async () => {
-    expect((await run('web_fetch', { url: 'file:///etc/hostname' })).error).toMatch(
+    expect((await fetchLocal({ url: 'file:///etc/hostname' })).error).toMatch(
       /only http:\/\/ and https:\/\//,
     );
-    expect((await run('web_fetch', { url: 'not a url' })).error).toMatch(/not a valid absolute URL/);
+    expect((await fetchLocal({ url: 'not a url' })).error).toMatch(/not a valid absolute URL/);
     const unused = createServer();
     await new Promise<void>((resolve) => unused.listen(0, '127.0.0.1', resolve));
     const closedPort = (unused.address() as AddressInfo).port;
     await new Promise((resolve) => unused.close(resolve));
-    const closed = await run('web_fetch', { url: `http://127.0.0.1:${closedPort}/` });
+    const closed = await fetchLocal({ url: `http://127.0.0.1:${closedPort}/` });
     expect(closed.error).toBe(`request to http://127.0.0.1:${closedPort}/ failed: ECONNREFUSED`);
-    const slow = await run('web_fetch', { url: `${base}/slow`, timeout_seconds: 1 });
+    const slow = await fetchLocal({ url: `${base}/slow`, timeout_seconds: 1 });
     expect(slow.error).toMatch(/no response from .* within 1 s/);
   });
+
+  it("does not connect to this machine's own addresses unless allowed, however they are spelled", async () => {
+    const port = (server.address() as AddressInfo).port;
+    received.length = 0;
+    const spellings = [
+      `http://127.0.0.1:${port}/json`,
+      `http://localhost:${port}/json`,
+      `http://127.9.9.9:${port}/json`,
+      `http://2130706433:${port}/json`,
+      `http://0x7f.1:${port}/json`,
+      `http://0.0.0.0:${port}/json`,
+      `http://[::1]:${port}/json`,
+      `http://[::ffff:127.0.0.1]:${port}/json`,
+      `http://[::]:${port}/json`,
+      'http://169.254.169.254/latest/meta-data/',
+    ];
+    for (const url of spellings) {
+      const outcome = await run('web_fetch', { url });
+      expect(outcome.ok, url).toBe(false);
+      expect(outcome.error, url).toMatch(
+        /does not connect to this machine's own addresses: .* is (loopback|link-local)/,
+      );
+      expect(outcome.error, url).toContain('local_network = ["web_fetch"]');
+    }
+    expect(received).toEqual([]);
+  });
+
+  // A non-loopback address of this machine stands for a host on the network (none on a machine without one).
+  const outside = Object.values(networkInterfaces())
+    .flat()
+    .find((address) => address && address.family === 'IPv4' && !address.internal)?.address;
+
+  it.skipIf(outside === undefined)(
+    'refuses a redirect to loopback, and keeps credentials with their origin',
+    async () => {
+      const port = (server.address() as AddressInfo).port;
+      received.length = 0;
+      const bounced = await run('web_fetch', { url: `http://${outside}:${port}/to-loopback` });
+      expect(bounced.error).toMatch(/localhost \(127\.0\.0\.1\) is loopback/);
+      expect(received.map((request) => request.path)).toEqual(['/to-loopback']);
+      // Another origin (same host, another port) gets the request without the Authorization header.
+      const other = createServer((request, response) => {
+        received.push({ path: `other${request.url}`, authorization: request.headers.authorization });
+        response.end('other');
+      });
+      await new Promise<void>((resolve) => other.listen(0, '0.0.0.0', resolve));
+      try {
+        received.length = 0;
+        const to = `http://${outside}:${(other.address() as AddressInfo).port}/landing`;
+        const moved = await run('web_fetch', {
+          url: `http://${outside}:${port}/to-other-origin?to=${encodeURIComponent(to)}`,
+          headers: { Authorization: 'Bearer secret-token' },
+        });
+        expect(moved).toMatchObject({ ok: true, content: 'other', metadata: { final_url: to } });
+        expect(received).toEqual([
+          { path: '/to-other-origin', authorization: 'Bearer secret-token' },
+          { path: 'other/landing', authorization: undefined },
+        ]);
+      } finally {
+        other.closeAllConnections();
+        await new Promise((resolve) => other.close(resolve));
+      }
+    },
+  );
 });
 
 describe('shell_exec', () => {

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { computeCodeDigest } from './code-digest.js';
@@ -7,6 +7,15 @@ import { MANIFEST_FILE } from './executor-manifest.js';
 
 /** Subfolder of a call's staging folder that holds the verified copy of the executor's code. */
 export const STAGED_CODE_FOLDER = 'executor';
+
+/**
+ * Where calls are staged by default: one folder of this user in the OS temporary folder (mode 0700), which the
+ * sandbox hides from every call; a dedicated folder, so that the temporary folder itself stays readable and can
+ * be granted as a write root.
+ */
+export function defaultStagingRoot(): string {
+  return join(tmpdir(), `scratchpad-calls-${process.getuid?.() ?? 'user'}`);
+}
 
 /** Result of {@link stageExecutor}: a private folder holding the verified code, or why the call must not run. */
 export type StageExecutorResult =
@@ -22,8 +31,16 @@ export type StageExecutorResult =
  */
 export async function stageExecutor(
   executor: Executor,
-  root: string = tmpdir(),
+  root: string = defaultStagingRoot(),
 ): Promise<StageExecutorResult> {
+  try {
+    await ensurePrivateFolder(root);
+  } catch (error) {
+    return {
+      ok: false,
+      reason: `Refused: ${executor.name} was not run: ${(error as Error).message}. Tell the user.`,
+    };
+  }
   const stagingDir = await mkdtemp(join(root, 'scratchpad-call-'));
   const codeDir = join(stagingDir, STAGED_CODE_FOLDER);
   try {
@@ -62,4 +79,19 @@ async function refuse(stagingDir: string, executor: Executor, why: string): Prom
       `Refused: ${executor.name} was not run because ${why}. A changed executor never runs, and the next ` +
       `catalog load discards it as tampered. Tell the user; do not try to repair, replace or re-sign it.`,
   };
+}
+
+/**
+ * Creates `root` (mode 0700) when missing and checks that it is a real folder of this user that nobody else can
+ * write: in a shared temporary folder, another user could have made it first to swap the code a call runs.
+ */
+async function ensurePrivateFolder(root: string): Promise<void> {
+  await mkdir(root, { recursive: true, mode: 0o700 });
+  const stats = await lstat(root);
+  const uid = process.getuid?.();
+  if (!stats.isDirectory() || (uid !== undefined && stats.uid !== uid) || (stats.mode & 0o022) !== 0) {
+    throw new Error(
+      `the staging folder ${root} is not a private folder of this user (a link, another owner, or writable by others); remove it`,
+    );
+  }
 }

@@ -1,8 +1,8 @@
+import type { HybridSettings } from '../config/hybrid-settings.js';
 import type { Executor } from '../executors/executor.js';
 import type { AttemptEnd } from '../planner/turn-context.js';
 import type { EscalationLog } from '../planner/turn-record.js';
 import type { PrefilterSelection } from '../prefilter/prefilter.js';
-import type { HybridSettings } from './hybrid-settings.js';
 
 /**
  * `critical_capabilities`: the turn is critical when the pre-filter's top-ranked candidate, with a score above

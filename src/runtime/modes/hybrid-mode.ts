@@ -1,9 +1,9 @@
+import { defaultHybridSettings } from '../config/hybrid-settings.js';
 import type { Tier } from '../config/runtime-config.js';
 import type { TurnContext } from '../planner/turn-context.js';
 import type { EscalationLog } from '../planner/turn-record.js';
 import { summarizeAttempt } from './attempt-summary.js';
 import { criticalCapabilityRule, failedAttemptRule } from './escalation-rules.js';
-import { defaultHybridSettings } from './hybrid-settings.js';
 import { type ModeRun, runAttempt } from './run-attempt.js';
 
 /** The tier an escalated hybrid turn uses online (aliasing down when it is not configured). */

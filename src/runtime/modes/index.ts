@@ -1,14 +1,15 @@
 /** The planner's modes (seed 002, ch. 3): local multistep, online single-shot, hybrid with escalation. */
-export { summarizeAttempt } from './attempt-summary.js';
-export { checkPlanCaps } from './check-plan.js';
-export { criticalCapabilityRule, failedAttemptRule } from './escalation-rules.js';
-export { ESCALATION_TIER, runHybridTurn } from './hybrid-mode.js';
+
 export {
   defaultHybridSettings,
   ESCALATION_TRIGGERS,
   type EscalationTrigger,
   type HybridSettings,
-} from './hybrid-settings.js';
+} from '../config/hybrid-settings.js';
+export { summarizeAttempt } from './attempt-summary.js';
+export { checkPlanCaps } from './check-plan.js';
+export { criticalCapabilityRule, failedAttemptRule } from './escalation-rules.js';
+export { ESCALATION_TIER, runHybridTurn } from './hybrid-mode.js';
 export { type LocalAttemptOptions, runLocalAttempt } from './local-mode.js';
 export { MODE_STRATEGIES, type ModeStrategy } from './mode-strategies.js';
 export { type OnlineAttemptOptions, runOnlineAttempt } from './online-mode.js';

@@ -2,6 +2,7 @@ import { formatUnknownError } from '../../core/format-error.js';
 import type { Tier } from '../config/runtime-config.js';
 import type { ModelMessage } from '../model/language-model.js';
 import { callModel } from '../planner/call-model.js';
+import { compactHistory } from '../planner/compact-history.js';
 import { findDuplicateStep } from '../planner/duplicate-read-guard.js';
 import { executeCall, NO_COST } from '../planner/execute-call.js';
 import { plannerSystemPrompt } from '../planner/planner-prompt.js';
@@ -25,15 +26,17 @@ export async function runLocalAttempt(
   attempt: Attempt,
   options: LocalAttemptOptions,
 ): Promise<AttemptEnd> {
-  const messages: ModelMessage[] = [{ role: 'user', content: turn.options.query }];
+  let messages: ModelMessage[] = [{ role: 'user', content: turn.options.query }];
   const ladder = new TierLadder(turn, options.tier);
   const systemPrompts = new Map<Tier, string>();
   for (;;) {
     const tier = ladder.current;
-    // The read tool joins the list as soon as the attempt has stored entries (seed 000 §7).
-    const tools = attempt.offloaded ? [...turn.executorTools, turn.readDefinition] : turn.executorTools;
     let response: Awaited<ReturnType<typeof callModel>>;
     try {
+      // Older results are masked recoverably (compactMessages' default policy) before each request.
+      messages = await compactHistory(turn, attempt, messages);
+      // The read tool joins the list as soon as the attempt has stored entries (seed 000 §7).
+      const tools = attempt.offloaded ? [...turn.executorTools, turn.readDefinition] : turn.executorTools;
       const tierModel = turn.tiers.get(tier);
       let system = systemPrompts.get(tier);
       if (system === undefined) {

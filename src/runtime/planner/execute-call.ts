@@ -1,13 +1,17 @@
 import type { Tier } from '../config/runtime-config.js';
 import type { ModelToolCall } from '../model/language-model.js';
 import type { Verdict } from '../vaglio/vaglio-action.js';
-import { runStep, type StepObservation, type StepState } from './run-step.js';
+import { runStep, type StepObservation } from './run-step.js';
+import type { StepState } from './step-context.js';
 import type { Attempt, TurnContext } from './turn-context.js';
 import { clipForLog } from './turn-log.js';
 import type { StepRecordLog } from './turn-record.js';
 
 /** What the model request that proposed a call cost (charged to the first call of the reply). */
 export type CallCost = StepRecordLog['llm'];
+
+/** Characters of each step's observation the turn log keeps (previews are far shorter). */
+const MAX_LOGGED_OBSERVATION_CHARS = 8000;
 
 /** The cost of a call that shares its model request with the one before it. */
 export const NO_COST: CallCost = { inputTokens: 0, outputTokens: 0, latencyMs: 0 };
@@ -67,6 +71,11 @@ export async function executeCall(
     judgeBudget: turn.judgeBudget,
     ...(options.prejudged ? { prejudged: options.prejudged } : {}),
   });
+  // What the model read back, whichever way the step ended (bounded; the clip says how much it left out).
+  log.result = {
+    ...log.result,
+    observation: clipForLog(observation.text, MAX_LOGGED_OBSERVATION_CHARS) as string,
+  };
   if (log.vaglio?.model_call) turn.record.model_calls.push(log.vaglio.model_call);
   if (observation.offloaded) attempt.offloaded = true;
   attempt.lastObservation = observation.text;

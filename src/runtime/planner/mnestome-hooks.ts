@@ -4,7 +4,7 @@ import { compose } from '../compose/compose.js';
 import type { SyntOutcome } from '../compose/synt-outcome.js';
 import { EXECUTOR_NAME_PATTERN } from '../executors/executor-manifest.js';
 import { buildDesiredSignature, type SignatureInput } from '../mnestome/desired-signature.js';
-import type { StepContext } from './run-step.js';
+import type { StepContext } from './step-context.js';
 
 const STEP_REFERENCE = /^step(\d+)\.(.+)$/;
 

@@ -36,6 +36,8 @@ export interface RunQueryOptions extends ModelOverrides {
    * `[runtime.sandbox] enabled`, else on.
    */
   sandbox?: boolean;
+  /** `--write-root`: more folders executors may write in, added to `[runtime.sandbox] write_roots`. */
+  writeRoots?: string[];
   /** The working directory (a write root of the sandbox); default `process.cwd()`. */
   cwd?: string;
   session?: string;
@@ -99,7 +101,11 @@ export async function runQuery(options: RunQueryOptions): Promise<RunQueryResult
   const storeUrl = options.store || env.SCRATCHPAD_STORE || `sqlite:${defaultDatabasePath(env)}`;
   const cwd = options.cwd ?? process.cwd();
   const sandbox = await createSandbox({
-    settings: { ...config.sandbox, enabled: config.sandbox.enabled && options.sandbox !== false },
+    settings: {
+      ...config.sandbox,
+      enabled: config.sandbox.enabled && options.sandbox !== false,
+      writeRoots: [...config.sandbox.writeRoots, ...(options.writeRoots ?? [])],
+    },
     cwd,
     env,
     scratchpadPaths: [
@@ -140,7 +146,13 @@ export async function runQuery(options: RunQueryOptions): Promise<RunQueryResult
       ...(options.think === undefined ? {} : { think: options.think }),
       ...(options.scratchpadStyle ? { scratchpadStyle: options.scratchpadStyle } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
-      executorOptions: { sandbox, cwd, parentEnv: env },
+      executorOptions: {
+        sandbox,
+        cwd,
+        parentEnv: env,
+        maxContentBytes: config.maxStoredBytes,
+        localNetwork: config.sandbox.localNetwork,
+      },
     });
     return { ...turn, sandbox: { status: sandbox.status, description: sandbox.description } };
   } finally {

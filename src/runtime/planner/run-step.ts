@@ -1,58 +1,23 @@
 import { ScratchpadError } from '../../core/errors.js';
 import { formatError } from '../../core/format-error.js';
 import type { JsonObject } from '../../core/json.js';
-import type { Offloader } from '../../scratchpad/offload/index.js';
-import type { PreviewStep } from '../../scratchpad/previews/preview-builder.js';
 import { containsReference, resolveReferences } from '../../scratchpad/references/resolve-references.js';
-import type { StepRecord } from '../../scratchpad/references/step-values.js';
-import type { SessionScratchpad } from '../../scratchpad/scratchpad.js';
-import { runToolUnredacted, type ScratchpadTool } from '../../tools/tool.js';
-import type { Executor } from '../executors/executor.js';
+import { runToolUnredacted } from '../../tools/tool.js';
 import type { ExecutorOutcome } from '../executors/executor-outcome.js';
 import { runExecutorDetailed } from '../executors/run-executor.js';
-import { invalidToolArguments, type ModelToolCall } from '../model/language-model.js';
+import { invalidToolArguments } from '../model/language-model.js';
 import { denialObservation } from '../vaglio/denial-observation.js';
-import type { JudgeBudget } from '../vaglio/judge-budget.js';
-import type { Verdict } from '../vaglio/vaglio-action.js';
-import type { ArgumentValidator } from './argument-validator.js';
+import { createContentIntake } from './content-intake.js';
+import { cutNotice } from './cut-notice.js';
 import { duplicateReadObservation, findDuplicateStep } from './duplicate-read-guard.js';
 import { recordPiping, registerProtoMnest } from './mnestome-hooks.js';
 import { recordRun } from './record-run.js';
-import type { RunTurnOptions } from './run-turn.js';
+import type { StepContext } from './step-context.js';
+import { withoutContent, withStreamedContent } from './streamed-outcome.js';
 import { clipForLog } from './turn-log.js';
 import type { StepRecordLog } from './turn-record.js';
 
-/** What the loop remembers of each step, for the duplicate-read guard. */
-export interface StepState {
-  step: number;
-  tool: string;
-  args: unknown;
-  ran: boolean;
-}
-
-/** Everything one step needs from its turn. */
-export interface StepContext {
-  call: ModelToolCall;
-  number: number;
-  log: StepRecordLog;
-  state: StepState;
-  executor: Executor | undefined;
-  isBuiltin: boolean;
-  readTool: ScratchpadTool;
-  session: SessionScratchpad;
-  stepValues: StepRecord[];
-  history: PreviewStep[];
-  states: StepState[];
-  executorCalls: Map<string, number>;
-  validator: ArgumentValidator;
-  offloader: Offloader;
-  options: RunTurnOptions;
-  turnId: string;
-  /** Model judge calls left in the turn. */
-  judgeBudget?: JudgeBudget;
-  /** A verdict already given on the proposed arguments; used when no reference changed them. */
-  prejudged?: Verdict;
-}
+export type { StepContext, StepState } from './step-context.js';
 
 /** What the model reads back for one step. */
 export interface StepObservation {
@@ -60,9 +25,6 @@ export interface StepObservation {
   isError: boolean;
   offloaded: boolean;
 }
-
-/** An offloaded step's observation is logged up to this many characters (previews are far shorter). */
-const MAX_LOGGED_OBSERVATION_CHARS = 8000;
 
 /** One proposed call, from references to observation. Every failure becomes an observation the model can read. */
 export async function runStep(context: StepContext): Promise<StepObservation> {
@@ -172,24 +134,44 @@ export async function runStep(context: StepContext): Promise<StepObservation> {
   context.executorCalls.set(executor.name, (context.executorCalls.get(executor.name) ?? 0) + 1);
   state.ran = true;
   const execute = options.execute ?? runExecutorDetailed;
+  const intake = createContentIntake(context.offloader, {
+    tool: executor.name,
+    turn: context.turnId,
+    step: number,
+  });
   const run = await execute(executor, args, {
     ...options.executorOptions,
     ...(options.signal ? { signal: options.signal } : {}),
+    receiveContent: intake.receive,
   });
   recordRun(log, run);
-  const outcome: ExecutorOutcome = run.outcome;
+  const received = intake.received();
+  const outcome: ExecutorOutcome = await withStreamedContent(context, run, received);
   if (outcome.ok) {
     const piping = await recordPiping(context, executor.name);
     if (piping) log.mnestome = piping;
   }
+  // A result a bound cut says so on its first line, whichever way it is shown.
+  const notice = cutNotice(outcome.metadata);
+  const noticed = (text: string) => (notice ? `${notice}\n${text}` : text);
   try {
-    const processed = await context.offloader.process({
-      tool: executor.name,
-      result: outcome,
-      turn: context.turnId,
-      step: number,
-      context: { task: options.query, history: context.history },
-    });
+    const observed = { task: options.query, history: context.history };
+    const processed =
+      received.kind === 'stored' && run.contentStream
+        ? await context.offloader.describeStored({
+            tool: executor.name,
+            entry: received.entry,
+            metadata: outcome.metadata ?? {},
+            shell: withoutContent(outcome),
+            context: observed,
+          })
+        : await context.offloader.process({
+            tool: executor.name,
+            result: outcome,
+            turn: context.turnId,
+            step: number,
+            context: observed,
+          });
     if (processed.offloaded) {
       log.result = {
         ok: outcome.ok,
@@ -198,8 +180,7 @@ export async function runStep(context: StepContext): Promise<StepObservation> {
         name: processed.entry.name,
         bytes: processed.entry.bytes,
         // What the model was shown instead (the synthetic observation), for `scratchpad ui` and the context picture.
-        shownChars: processed.text.length,
-        observation: clipForLog(processed.text, MAX_LOGGED_OBSERVATION_CHARS) as string,
+        shownChars: noticed(processed.text).length,
       };
       context.stepValues.push({
         step: number,
@@ -211,15 +192,15 @@ export async function runStep(context: StepContext): Promise<StepObservation> {
           shell: processed.shell ?? {},
         },
       });
-      return { text: processed.text, isError: !outcome.ok, offloaded: true };
+      return { text: noticed(processed.text), isError: !outcome.ok, offloaded: true };
     }
     log.result = {
       ok: outcome.ok,
       ...(outcome.error ? { error: outcome.error } : {}),
-      chars: processed.text.length,
+      chars: noticed(processed.text).length,
     };
     context.stepValues.push({ step: number, tool: call.name, value: { kind: 'inline', value: outcome } });
-    return { text: processed.text, isError: !outcome.ok, offloaded: false };
+    return { text: noticed(processed.text), isError: !outcome.ok, offloaded: false };
   } catch (error) {
     if (!ScratchpadError.isInstance(error)) throw error;
     // The store failed: the model still gets the observation (clipped) rather than nothing.
@@ -227,10 +208,11 @@ export async function runStep(context: StepContext): Promise<StepObservation> {
     log.result = { ok: outcome.ok, storeError: error.code };
     context.stepValues.push({ step: number, tool: call.name, value: { kind: 'inline', value: outcome } });
     return {
-      text:
+      text: noticed(
         text.length > 8000
           ? `${text.slice(0, 8000)}… [clipped: the scratchpad store failed: ${error.message}]`
           : text,
+      ),
       isError: !outcome.ok,
       offloaded: false,
     };

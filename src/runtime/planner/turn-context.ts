@@ -10,9 +10,9 @@ import type { PrefilterSelection } from '../prefilter/prefilter.js';
 import type { TierModel, TierModels } from '../tiers/tier-models.js';
 import type { JudgeBudget } from '../vaglio/judge-budget.js';
 import type { ArgumentValidator } from './argument-validator.js';
-import type { StepState } from './run-step.js';
-import type { RunTurnOptions } from './run-turn.js';
+import type { StepState } from './step-context.js';
 import type { TurnEvent } from './turn-events.js';
+import type { RunTurnOptions } from './turn-options.js';
 import type { FinalKind, TurnAttemptLog, TurnLogRecord } from './turn-record.js';
 
 /** What every mode of a turn shares: set up once, after the gc and the pre-filter. */

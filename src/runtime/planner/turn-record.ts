@@ -1,5 +1,5 @@
 import type { JsonObject } from '../../core/json.js';
-import type { Tier } from '../config/runtime-config.js';
+import type { Tier } from '../config/tier.js';
 import type { ModelCallLog } from '../model/model-call.js';
 import type { SandboxStatus } from '../sandbox/sandbox.js';
 import type { Verdict } from '../vaglio/vaglio-action.js';
@@ -43,11 +43,12 @@ export interface StepRecordLog {
     durationMs: number;
     network: boolean;
   };
-  /** Why nothing was started (outcome `refused`): its code changed since it was verified, or no sandbox. */
-  refused?: 'tampered' | 'sandbox';
+  /** Why the call is refused: its code changed since it was verified, no sandbox, or (`git`) it changed git metadata, undone after it. */
+  refused?: 'tampered' | 'sandbox' | 'git';
   /**
-   * What came back: ok, error, the offloaded entry, sizes (never the full content). An offloaded result also has
-   * `shownChars` and `observation`, what the model was shown instead (clipped to 8,000 characters).
+   * What came back: ok, error, the offloaded entry, sizes, and `observation`: the text the model read back for
+   * the step, whichever way it ended (inline, offloaded, denied, refused), clipped to 8,000 characters with the
+   * clip stated (`… [N more chars]`). An offloaded result also has `shownChars`.
    */
   result: JsonObject;
   /** The tier whose model proposed the call (it changes when `escalate_tier` moves the turn up). */

@@ -1,5 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
-import type { Environment } from '../config/config-path.js';
+import type { Environment } from '../../config/config-path.js';
 import type { GenerateOptions, GenerateResult, LanguageModel } from '../model/language-model.js';
 import { anthropicEndpoint } from './anthropic-endpoint.js';
 import { fromAnthropicResponse, toAnthropicMessages, toAnthropicTools } from './anthropic-messages.js';

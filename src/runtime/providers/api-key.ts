@@ -1,5 +1,5 @@
+import { configFilePath } from '../../config/config-path.js';
 import { ScratchpadError } from '../../core/errors.js';
-import { configFilePath } from '../config/config-path.js';
 import { isLocalHost } from './local-host.js';
 
 /** The key sent to local servers that need none (the SDKs refuse to run without one). */

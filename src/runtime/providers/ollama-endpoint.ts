@@ -1,4 +1,4 @@
-import { configFilePath, type Environment } from '../config/config-path.js';
+import { configFilePath, type Environment } from '../../config/config-path.js';
 import { parseBaseURL } from './parse-base-url.js';
 import type { ProviderEndpoint } from './provider-error.js';
 

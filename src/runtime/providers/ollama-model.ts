@@ -1,5 +1,5 @@
 import { Ollama } from 'ollama';
-import type { Environment } from '../config/config-path.js';
+import type { Environment } from '../../config/config-path.js';
 import type { GenerateOptions, GenerateResult, LanguageModel } from '../model/language-model.js';
 import { ollamaEndpoint } from './ollama-endpoint.js';
 import { fromOllamaResponse, toOllamaMessages, toOllamaTools } from './ollama-messages.js';

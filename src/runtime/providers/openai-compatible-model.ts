@@ -1,5 +1,5 @@
 import OpenAI from 'openai';
-import type { Environment } from '../config/config-path.js';
+import type { Environment } from '../../config/config-path.js';
 import type { GenerateOptions, GenerateResult, LanguageModel } from '../model/language-model.js';
 import { openAICompatibleEndpoint } from './openai-compatible-endpoint.js';
 import { fromOpenAIResponse, toOpenAIMessages, toOpenAITools } from './openai-compatible-messages.js';

@@ -1,5 +1,5 @@
+import { configFilePath } from '../../config/config-path.js';
 import { ScratchpadError } from '../../core/errors.js';
-import { configFilePath } from '../config/config-path.js';
 
 /** Where a provider call went: used to say which host failed and how to configure another. */
 export interface ProviderEndpoint {

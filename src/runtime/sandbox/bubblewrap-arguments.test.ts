@@ -2,21 +2,24 @@ import { describe, expect, it } from 'vitest';
 import { bubblewrapArguments, type SandboxLayout } from './bubblewrap-arguments.js';
 
 const layout: SandboxLayout = {
-  privateFolders: ['/tmp', '/run'],
-  privateFolderBytes: 1024,
+  runFolder: { folder: '/run', shown: ['/run/lock'], links: [{ path: '/run/shm', target: '/dev/shm' }] },
+  temporaryBytes: 1024,
   readOnly: ['/tmp/home'],
   writable: ['/tmp/home/work'],
-  readOnlyInsideWritable: ['/tmp/home/work/.git/hooks'],
+  pinned: ['/tmp/home/work/sub'],
+  readOnlyInsideWritable: ['/tmp/home/work/sub/.git'],
   hiddenDirectories: ['/tmp/home/.ssh'],
   hiddenFiles: ['/etc/shadow'],
   stagingDir: '/stage',
+  temporaryFolder: '/run/scratchpad/tmp',
+  seccompFd: 3,
   cwd: '/tmp/home/work',
   network: false,
   argv: ['/usr/bin/node', '/run/scratchpad/executor/index.mjs'],
 };
 
 describe('bubblewrapArguments', () => {
-  it('mounts read-only, then private folders, then binds parents first, then hides, then the staging folder', () => {
+  it('mounts read-only, rebuilds /run, binds parents first (pinned folders before the git metadata in them), hides, then the staging folder and temporary space', () => {
     const args = bubblewrapArguments(layout, { disableUserNamespaces: true, tmpfsSize: true });
     const at = (...sequence: string[]) => {
       const index = args.findIndex((_, start) =>
@@ -27,19 +30,27 @@ describe('bubblewrapArguments', () => {
     };
     const order = [
       at('--ro-bind', '/', '/'),
-      at('--size', '1024', '--tmpfs', '/tmp'),
+      at('--tmpfs', '/run'),
+      at('--ro-bind-try', '/run/lock', '/run/lock'),
+      at('--symlink', '/dev/shm', '/run/shm'),
       at('--ro-bind', '/tmp/home', '/tmp/home'),
       at('--bind', '/tmp/home/work', '/tmp/home/work'),
-      at('--ro-bind', '/tmp/home/work/.git/hooks', '/tmp/home/work/.git/hooks'),
+      at('--bind', '/tmp/home/work/sub', '/tmp/home/work/sub'),
+      at('--ro-bind', '/tmp/home/work/sub/.git', '/tmp/home/work/sub/.git'),
       at('--tmpfs', '/tmp/home/.ssh', '--remount-ro', '/tmp/home/.ssh'),
       at('--ro-bind', '/dev/null', '/etc/shadow'),
       at('--ro-bind', '/stage', '/run/scratchpad'),
+      at('--remount-ro', '/run', '--remount-ro', '/dev'),
+      at('--size', '1024', '--tmpfs', '/dev/shm'),
+      at('--size', '1024', '--tmpfs', '/run/scratchpad/tmp'),
       at('--unshare-all', '--unshare-user'),
+      at('--seccomp', '3'),
       at('--disable-userns', '--cap-drop', 'ALL', '--die-with-parent', '--new-session'),
       at('--chdir', '/tmp/home/work', '--', '/usr/bin/node', '/run/scratchpad/executor/index.mjs'),
     ];
     expect([...order].sort((left, right) => left - right)).toEqual(order);
     expect(args).not.toContain('--share-net');
+    expect(args).not.toContain('/tmp');
   });
 
   it('shares the network only when granted and leaves out flags an old bubblewrap lacks', () => {

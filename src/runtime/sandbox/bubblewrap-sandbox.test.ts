@@ -10,6 +10,8 @@ import type { Executor } from '../executors/executor.js';
 import { loadCatalog } from '../executors/load-catalog.js';
 import { type RunExecutorOptions, runExecutorDetailed } from '../executors/run-executor.js';
 import { ensureShippedExecutors } from '../executors/shipped-executors.js';
+import { defaultStagingRoot } from '../executors/stage-executor.js';
+import { TEMPORARY_FOLDER, TEMPORARY_FOLDER_BYTES } from './bubblewrap-sandbox.js';
 import { createSandbox } from './create-sandbox.js';
 import type { Sandbox } from './sandbox.js';
 import { SANDBOX_MARKER_FILE } from './sandbox-marker.js';
@@ -109,10 +111,10 @@ describe('bubblewrap sandbox (real bwrap)', () => {
     expect(await shell('cat /proc/1/cmdline | tr "\\0" " "')).toMatch(/^\S*bwrap .* \/run\/scratchpad /);
   });
 
-  it('writes only in the write roots and a private /tmp; the home, start-up files and git hooks stay read-only', async () => {
+  it('writes only in the write roots and its temporary folder; the home, start-up files and git hooks stay read-only', async () => {
     const output = await shell(
       'echo x > ~/.bashrc; echo x > ~/new-file; echo x > .git/hooks/pre-commit; rm -rf ~/.ssh; ' +
-        'echo ok > written.txt && echo ok > /tmp/private.txt && cat /tmp/private.txt',
+        'echo ok > written.txt && echo ok > "$TMPDIR/private.txt" && cat "$TMPDIR/private.txt" && echo "$TMPDIR"',
     );
     expect(output).toMatch(/Read-only file system/);
     expect(await readFile(join(home, '.bashrc'), 'utf8')).toBe('export PS1=canary\n');
@@ -120,16 +122,49 @@ describe('bubblewrap sandbox (real bwrap)', () => {
     expect(existsSync(join(work, '.git', 'hooks', 'pre-commit'))).toBe(false);
     expect(await readFile(join(home, '.ssh', 'id_rsa'), 'utf8')).toBe(CANARY_SSH);
     expect(await readFile(join(work, 'written.txt'), 'utf8')).toBe('ok\n');
-    expect(output.startsWith('ok\n')).toBe(true);
-    expect(existsSync('/tmp/private.txt')).toBe(false);
+    expect(output.startsWith(`ok\n${TEMPORARY_FOLDER}\n`)).toBe(true);
+    expect(await shell('ls -A "$TMPDIR"')).toMatch(/^\n/);
+  });
+
+  it('reads host files in /tmp, where users keep them (issue 26)', async () => {
+    const file = join(root, 'big_log.txt');
+    await writeFile(file, 'ERROR disk full\nINFO fine\n');
+    const read = await run('fs_read', { path: file });
+    expect(read.outcome.ok).toBe(true);
+    expect(String(read.outcome.content)).toContain('ERROR disk full');
+  });
+
+  it('refuses a write outside the write roots with WRITE_REFUSED naming the roots and how to add one; nothing is lost', async () => {
+    const target = join(root, 'out.txt');
+    const written = await run('fs_write', { path: target, content: 'hello world' });
+    expect(written.outcome.ok).toBe(false);
+    expect(written.outcome.error).toMatch(/^WRITE_REFUSED: read-only file system/);
+    expect(written.outcome.error).toContain(`write roots (${work})`);
+    expect(written.outcome.error).toContain('--write-root PATH');
+    expect(written.outcome.error).toContain('write_roots');
+    expect(written.outcome.metadata).toMatchObject({ error_code: 'WRITE_REFUSED', write_roots: [work] });
+    expect(existsSync(target)).toBe(false);
+    const shelled = await run('shell_exec', { command: `echo hi > ${target}` });
+    expect(shelled.outcome.error).toMatch(/^WRITE_REFUSED: .*Read-only file system/s);
+    expect(existsSync(target)).toBe(false);
+  });
+
+  it('caps /dev/shm and the temporary folder like the old private /tmp, and keeps /dev read-only', async () => {
+    const output = await shell('df -B1 --output=size /dev/shm "$TMPDIR" | tail -n 2; echo x > /dev/new-file');
+    const sizes = output.split('\n').slice(0, 2).map(Number);
+    expect(sizes).toEqual([TEMPORARY_FOLDER_BYTES, TEMPORARY_FOLDER_BYTES]);
+    expect(output).toMatch(/Read-only file system/);
   });
 
   it('reaches the network only when the manifest declares it', async () => {
     const probe = `node -e "fetch('${serverUrl}').then(async (r) => console.log(await r.text()), (e) => console.log('failed', e.cause?.code))"`;
     expect(await shell(probe)).toMatch(/^failed/);
-    const fetched = await run('web_fetch', { url: serverUrl });
+    const fetched = await run('web_fetch', { url: serverUrl }, { localNetwork: ['web_fetch'] });
     expect(fetched.network).toBe(true);
     expect(fetched.outcome.content).toBe('reached');
+    // The server is on this machine's loopback: without the user's grant web_fetch does not connect to it.
+    const refused = await run('web_fetch', { url: serverUrl });
+    expect(refused.outcome.error).toMatch(/does not connect to this machine's own addresses/);
   });
 
   it('marks itself so that the CLI can refuse to sign inside', async () => {
@@ -172,9 +207,10 @@ describe('bubblewrap sandbox (real bwrap)', () => {
   });
 
   it('leaves no staging folder behind', async () => {
-    const before = readdirSync(tmpdir()).filter((name) => name.startsWith('scratchpad-call-')).length;
+    const staging = defaultStagingRoot();
+    const before = readdirSync(staging).filter((name) => name.startsWith('scratchpad-call-')).length;
     await run('fs_list', { path: '.' });
-    const after = readdirSync(tmpdir()).filter((name) => name.startsWith('scratchpad-call-')).length;
+    const after = readdirSync(staging).filter((name) => name.startsWith('scratchpad-call-')).length;
     expect(after).toBeLessThanOrEqual(before);
   });
 

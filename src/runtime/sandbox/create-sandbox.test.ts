@@ -69,7 +69,9 @@ describe('createSandbox', () => {
       scratchpadPaths: [],
     });
     expect(sandbox.status).toBe('bubblewrap');
-    expect(sandbox.description).toMatch(/^bubblewrap \S+ \(write: .*\/work; private \/tmp\)$/);
+    expect(sandbox.description).toMatch(
+      /^bubblewrap \S+ \(write: .*\/work; everything else read-only, protected locations hidden; temporary folder \/run\/scratchpad\/tmp per call; no unix sockets; limits per call: 4096 MiB of memory, 1024 processes, files up to 4096 MiB \(.*\)\)$/,
+    );
     const run = await runExecutorDetailed(executor, {}, { sandbox, cwd: join(root, 'work') });
     expect(run).toMatchObject({
       sandbox: 'bubblewrap',

@@ -1,14 +1,18 @@
 import { lstat, realpath } from 'node:fs/promises';
-import { homedir, tmpdir } from 'node:os';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { defaultStagingRoot } from '../executors/stage-executor.js';
 import type { EnvironmentVariables } from '../executors/xdg-dirs.js';
-import { createBubblewrapSandbox, PRIVATE_FOLDERS } from './bubblewrap-sandbox.js';
+import { createBubblewrapSandbox } from './bubblewrap-sandbox.js';
+import { findCgroupSupport } from './call-cgroup.js';
+import { findPrlimit } from './call-limits.js';
 import { createNoSandbox } from './no-sandbox.js';
 import { DEFAULT_BUBBLEWRAP_PATH, probeBubblewrap } from './probe-bubblewrap.js';
 import { machineHomes, protectedLocations } from './protected-locations.js';
 import type { Sandbox } from './sandbox.js';
 import { BUBBLEWRAP_PATH_VARIABLE, type SandboxSettings } from './sandbox-settings.js';
 import { createUnavailableSandbox } from './unavailable-sandbox.js';
+import { unixSocketFilter } from './unix-socket-filter.js';
 import { resolveWriteRoots } from './write-roots.js';
 
 /** Options of {@link createSandbox}. */
@@ -19,7 +23,7 @@ export interface CreateSandboxOptions {
   env?: EnvironmentVariables;
   /** Scratchpad's own locations, hidden in every call: config and keys, data (store, logs, executors), store. */
   scratchpadPaths: readonly string[];
-  /** Where the runner stages each call's verified code (default the OS temporary folder). */
+  /** Where the runner stages each call's verified code (default `defaultStagingRoot()`). */
   stagingRoot?: string;
 }
 
@@ -41,10 +45,9 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Sand
   const bwrapPath = env[BUBBLEWRAP_PATH_VARIABLE] || settings.bwrapPath || DEFAULT_BUBBLEWRAP_PATH;
   const probe = await probeBubblewrap(bwrapPath);
   if (!probe.ok) return createUnavailableSandbox(probe.reason);
-  const privateFolders = await realFolders(PRIVATE_FOLDERS);
-  if (!privateFolders.includes('/run')) {
+  if (!(await lstat('/run').catch(() => undefined))?.isDirectory()) {
     return createUnavailableSandbox(
-      'No sandbox: this machine has no /run folder, where each call gets its private run folder. Run without a ' +
+      'No sandbox: this machine has no /run folder, where each call gets its run folder. Run without a ' +
         'sandbox on purpose with `scratchpad run --no-sandbox`.',
     );
   }
@@ -56,7 +59,7 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Sand
     ...settings.hide.map(expand),
     ...options.scratchpadPaths,
   ]);
-  const stagingRoot = await realOrSame(options.stagingRoot ?? tmpdir());
+  const stagingRoot = await realOrSame(options.stagingRoot ?? defaultStagingRoot());
   const writeRoots = await resolveWriteRoots({
     cwd: options.cwd,
     granted: settings.writeRoots,
@@ -69,21 +72,18 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Sand
     bwrapPath,
     version: probe.version,
     features: probe.features,
-    home,
     writeRoots: writeRoots.roots,
     protectedPaths,
     networkGrants: settings.network,
-    privateFolders,
+    limits: settings.limits,
+    ...optional('prlimitPath', findPrlimit()),
+    ...optional('cgroups', findCgroupSupport()),
+    ...optional('socketFilter', unixSocketFilter()),
   });
 }
 
-async function realFolders(paths: readonly string[]): Promise<string[]> {
-  const found: string[] = [];
-  for (const path of paths) {
-    const stats = await lstat(path).catch(() => undefined);
-    if (stats?.isDirectory()) found.push(path);
-  }
-  return found;
+function optional<Key extends string, Value>(key: Key, value: Value | undefined): { [K in Key]?: Value } {
+  return (value === undefined ? {} : { [key]: value }) as { [K in Key]?: Value };
 }
 
 async function realOrSame(path: string): Promise<string> {

@@ -3,9 +3,10 @@ export { type BubblewrapFeatures, bubblewrapArguments, type SandboxLayout } from
 export {
   type BubblewrapSandboxConfig,
   createBubblewrapSandbox,
-  PRIVATE_FOLDER_BYTES,
-  PRIVATE_FOLDERS,
+  TEMPORARY_FOLDER,
+  TEMPORARY_FOLDER_BYTES,
 } from './bubblewrap-sandbox.js';
+export { type CallLimits, DEFAULT_CALL_LIMITS } from './call-limits.js';
 export { type CreateSandboxOptions, createSandbox } from './create-sandbox.js';
 export { createNoSandbox } from './no-sandbox.js';
 export { pathContains } from './path-contains.js';
@@ -36,10 +37,12 @@ export {
   SANDBOX_MARKER_FILE,
   SANDBOX_RUN_FOLDER,
 } from './sandbox-marker.js';
+export { explainSandboxOutcome, type SandboxCallFacts, WRITE_REFUSED } from './sandbox-observation.js';
 export {
   BUBBLEWRAP_PATH_VARIABLE,
   defaultSandboxSettings,
   type SandboxSettings,
 } from './sandbox-settings.js';
 export { createUnavailableSandbox } from './unavailable-sandbox.js';
+export { unixSocketFilter } from './unix-socket-filter.js';
 export { resolveWriteRoots, type WriteRoots, type WriteRootsOptions } from './write-roots.js';

@@ -1,3 +1,5 @@
+import { type CallLimits, DEFAULT_CALL_LIMITS } from './call-limits.js';
+
 /** The `[runtime.sandbox]` section of `config.toml`. */
 export interface SandboxSettings {
   /** `enabled`: false runs executors without a sandbox (as `--no-sandbox` does). Default true. */
@@ -10,11 +12,25 @@ export interface SandboxSettings {
   hide: string[];
   /** `network`: executors given the network although their manifest declares no `net:*` capability. */
   network: string[];
+  /**
+   * `local_network`: executors that may connect to this machine's own addresses (loopback, link-local), which
+   * web_fetch refuses otherwise. Default none.
+   */
+  localNetwork: string[];
+  /** `memory_mb`, `processes`, `file_size_mb`: the limits of each call. */
+  limits: CallLimits;
 }
 
 /** The settings when the section is absent: sandbox on, nothing more granted or hidden. */
 export function defaultSandboxSettings(): SandboxSettings {
-  return { enabled: true, writeRoots: [], hide: [], network: [] };
+  return {
+    enabled: true,
+    writeRoots: [],
+    hide: [],
+    network: [],
+    localNetwork: [],
+    limits: { ...DEFAULT_CALL_LIMITS },
+  };
 }
 
 /** Environment variable naming the bubblewrap binary (overrides the config file). */

@@ -1,3 +1,5 @@
+import type { SandboxCallFacts } from './sandbox-observation.js';
+
 /**
  * How an executor call was isolated: `bubblewrap` (Linux namespaces), `off` (the user opted out with
  * `--no-sandbox` or `[runtime.sandbox] enabled = false`), or `unavailable` (no sandbox could be set up and the user
@@ -37,6 +39,18 @@ export type SandboxPlan =
       env: Record<string, string>;
       /** Whether the call can reach the network. */
       network: boolean;
+      /** Files given to the process, opened read-only, as file descriptors {@link FIRST_INHERITED_FD}, … in this order. */
+      inheritedFiles?: readonly string[];
+      /**
+       * Called once the process has exited: the facts the runner adds to the observation (write roots, limits
+       * reached; `sandbox-observation.ts`). Also releases what the call held (its cgroup).
+       */
+      finish?: () => Promise<SandboxCallFacts>;
+      /**
+       * Run once the call has ended (its processes are gone): checks what it left behind and undoes what must not
+       * stay. A reason means the call is reported as refused with it; `undefined`, nothing to report.
+       */
+      afterCall?: () => Promise<string | undefined>;
     }
   | { ok: false; reason: string };
 
@@ -57,3 +71,6 @@ export interface Sandbox {
 export function declaresNetwork(capabilities: readonly string[]): boolean {
   return capabilities.some((capability) => capability.startsWith('net:'));
 }
+
+/** The file descriptor of a plan's first inherited file (3 is the executor's content channel). */
+export const FIRST_INHERITED_FD = 4;

@@ -19,8 +19,9 @@ beforeAll(async () => {
     home,
     homes: [home, join(root, 'home', 'bob')],
     protectedPaths: [join(home, '.ssh')],
-    stagingRoot: join(root, 'staging'),
+    stagingRoot: join(root, 'deep', 'staging'),
   };
+  await mkdir(join(root, 'deep'), { recursive: true });
 });
 afterAll(() => rm(root, { recursive: true, force: true }));
 
@@ -67,7 +68,21 @@ describe('resolveWriteRoots', () => {
     expect((await refusal({ granted: ['~/.ssh/keys'] })).message).toMatch(/inside a protected location/);
     expect((await refusal({ granted: ['~/missing'] })).message).toMatch(/does not exist/);
     expect((await refusal({ granted: [root], homes: [] })).message).toMatch(
-      /where each call's verified code/,
+      /where each call's verified code is staged, below its top level/,
     );
+  });
+
+  it('grants /tmp, whose staging folder sits right under it (hidden, and a mount point nobody can rename)', async () => {
+    const tmp = await realpath(tmpdir());
+    expect(
+      await resolveWriteRoots({
+        ...base,
+        granted: [tmp],
+        // The test's home lives in /tmp; a real one does not (a root that holds a home stays refused).
+        home: '/root',
+        homes: ['/root'],
+        stagingRoot: join(tmp, 'calls'),
+      }),
+    ).toEqual({ roots: [base.cwd, tmp], cwdWritable: true });
   });
 });

@@ -1,5 +1,5 @@
 import { realpath } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { ScratchpadError } from '../../core/errors.js';
 import { isDangerousTarget } from '../vaglio/destructive-commands.js';
 import { pathContains } from './path-contains.js';
@@ -41,7 +41,7 @@ export async function resolveWriteRoots(options: WriteRootsOptions): Promise<Wri
     const problem = writeRootProblem(path, options);
     if (problem) {
       throw new ScratchpadError('CONFIG_INVALID', `write root ${granted} ${problem}.`, {
-        hint: 'Grant a project folder instead, in [runtime.sandbox] write_roots.',
+        hint: 'Grant a project folder instead, with --write-root PATH or in [runtime.sandbox] write_roots.',
         details: { writeRoot: granted, path },
       });
     }
@@ -56,7 +56,7 @@ export async function resolveWriteRoots(options: WriteRootsOptions): Promise<Wri
       {
         hint:
           'Start `scratchpad run` in a project folder (cd ~/my-project), or grant folders explicitly with ' +
-          '[runtime.sandbox] write_roots = ["~/my-project"] in the config file (the working directory then stays read-only).',
+          '`scratchpad run --write-root ~/my-project` or [runtime.sandbox] write_roots = ["~/my-project"] in the config file (the working directory then stays read-only).',
         details: { cwd },
       },
     );
@@ -71,8 +71,9 @@ function writeRootProblem(path: string, options: WriteRootsOptions): string | un
   if (isDangerousTarget(path, '/', options.home)) return 'is the root or a system folder';
   if (options.protectedPaths.some((location) => pathContains(location, path)))
     return 'is inside a protected location (credentials or Scratchpad data)';
-  if (pathContains(path, options.stagingRoot))
-    return `holds ${options.stagingRoot}, where each call's verified code is staged`;
+  // The staging folder is hidden in every call; directly inside a root it is a mount point nobody can rename.
+  if (pathContains(path, options.stagingRoot) && dirname(options.stagingRoot) !== path)
+    return `holds ${options.stagingRoot}, where each call's verified code is staged, below its top level`;
   return undefined;
 }
 

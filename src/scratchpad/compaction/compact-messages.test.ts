@@ -125,6 +125,39 @@ describe('compactMessages on OpenAI chat completions messages', () => {
     expect(rewrites).toEqual([3, 6, 9]);
   });
 
+  it('by default rewrites once the clearable tokens, times the requests that carried them, reach twice what stays', async () => {
+    let messages: ChatCompletionMessageParam[] = openAIConversation([]);
+    const rewrites: number[] = [];
+    for (let step = 0; step < 30; step++) {
+      messages = [...messages, ...openAIConversation([output(`c${step}`, 2000)]).slice(2)];
+      (messages.at(-2) as { tool_calls: { id: string }[] }).tool_calls[0]!.id = `call_c${step}`;
+      (messages.at(-1) as { tool_call_id: string }).tool_call_id = `call_c${step}`;
+      const result = await compactMessages(messages, { session, keepRecent: 1 });
+      if (result.rewritten) {
+        rewrites.push(step);
+        const cleared = result.masked.reduce((sum, item) => sum + item.tokens - item.stubTokens, 0);
+        // Every masked result left the kept window at least one request ago: carried >= cleared.
+        expect(cleared * 30).toBeGreaterThanOrEqual(2 * (result.tokensBefore - cleared));
+      } else {
+        expect(result.skipped).toMatch(/below-carried-ratio|nothing-eligible/);
+      }
+      messages = result.messages;
+    }
+    expect(rewrites.length).toBeGreaterThan(1);
+    // What stays grows with every step (stubs, calls), so the gaps between rewrites never shrink.
+    const gaps = rewrites.slice(1).map((step, index) => step - (rewrites[index] as number));
+    for (let index = 1; index < gaps.length; index++)
+      expect(gaps[index]).toBeGreaterThanOrEqual(gaps[index - 1] as number);
+    // A result as large as the rest of the conversation is masked at the next request.
+    const big = [...messages, ...openAIConversation([output('big', 400_000)]).slice(2)];
+    (big.at(-2) as { tool_calls: { id: string }[] }).tool_calls[0]!.id = 'call_big';
+    (big.at(-1) as { tool_call_id: string }).tool_call_id = 'call_big';
+    const settled = await compactMessages(big, { session, keepRecent: 1 });
+    const next = [...settled.messages, ...openAIConversation([output('after', 100)]).slice(2)];
+    const masked = await compactMessages(next, { session, keepRecent: 1 });
+    expect(masked.masked.map((item) => item.callId)).toContain('call_big');
+  });
+
   it('does nothing below the trigger, and masks once the conversation is over it', async () => {
     const messages = openAIConversation([0, 1, 2, 3].map((i) => output(`t${i}`)));
     const below = await compactMessages(messages, {
@@ -219,6 +252,8 @@ describe('compactMessages on OpenAI chat completions messages', () => {
       { keepRecent: 0 },
       { keepRecent: 1.5 },
       { clearAtLeast: -1 },
+      { carriedRatio: -1 },
+      { carriedRatio: Number.POSITIVE_INFINITY },
       { trigger: Number.NaN },
       { ttlMs: 0 },
     ]) {
@@ -398,7 +433,11 @@ describe('compactMessages on AI SDK ModelMessages', () => {
     expect(parts[0]?.output?.type).toBe('text');
     expect(parts[1]?.output?.type).toBe('error-text');
     expect(parts[2]).toBe((messages[3] as { content: unknown[] }).content[2]);
-    expect(JSON.parse(await readBack(result.masked[0]?.entry.name as string))).toEqual(json);
+    // A JSON output is stored as the JSON of the whole output object, so its type rebuilds too.
+    expect(JSON.parse(await readBack(result.masked[0]?.entry.name as string))).toEqual({
+      type: 'json',
+      value: json,
+    });
     for (const message of result.messages) expect(modelMessageSchema.safeParse(message).success).toBe(true);
   });
 });

@@ -1,5 +1,6 @@
 import type { Entry } from '../../core/entry.js';
 import { formatCount } from '../../core/format.js';
+import type { StoredResultForm } from './stored-result.js';
 
 const STUB_PREFIX = '[Masked tool result: ';
 const MAX_TOOL_CHARS = 100;
@@ -13,15 +14,23 @@ const MAX_TOOL_CHARS = 100;
  * [Masked tool result: bash output stored whole as bash_3 (id 485d7beae4e144eb, 12,502 chars, 318 lines; kept until
  * deleted). Read it back: scratchpad_read {"name": "bash_3"}, a part with "lines": "1:50" or "regex": "…"]
  * ```
+ *
+ * A result stored as the JSON of its content (several parts, images; `form` `json`) says so before its sizes,
+ * which are the entry's: `(id …, the JSON of its content, 25,010 chars, 1 lines; …)`.
  */
-export function renderMaskedStub(tool: string, entry: Entry, readTool: string): string {
+export function renderMaskedStub(
+  tool: string,
+  entry: Entry,
+  readTool: string,
+  form: StoredResultForm = 'text',
+): string {
   // The tool name comes from the conversation (untrusted): one line, bounded.
   const flat = tool.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, ' ');
   const name = flat.length > MAX_TOOL_CHARS ? `${flat.slice(0, MAX_TOOL_CHARS)}…` : flat;
   const size =
     entry.kind === 'binary'
       ? `binary, ${formatCount(entry.bytes)} bytes`
-      : `${formatCount(entry.chars)} chars, ${formatCount(entry.lines)} lines`;
+      : `${form === 'json' ? 'the JSON of its content, ' : ''}${formatCount(entry.chars)} chars, ${formatCount(entry.lines)} lines`;
   const lifetime =
     entry.expiresAt === null ? 'kept until deleted' : `expires ${new Date(entry.expiresAt).toISOString()}`;
   return (

@@ -10,8 +10,9 @@
  * Anything else (other parts, malformed messages) is not a tool result and is left alone.
  */
 
-/** The message shape a tool result was found in. */
-export type MessageShape = 'openai' | 'anthropic' | 'ai-sdk';
+import { type MessageShape, type StoredResultForm, storedResult } from './stored-result.js';
+
+export type { MessageShape } from './stored-result.js';
 
 /** One tool result of a conversation. */
 export interface ToolResultSlot {
@@ -22,8 +23,13 @@ export interface ToolResultSlot {
   callId: string;
   /** The tool that produced it (`tool` when the call is not in the conversation). */
   tool: string;
-  /** The result as text: plain text as it is, any other content (images, JSON, several blocks) as its JSON. */
+  /**
+   * The result as it is stored: one string or one plain text part as its text, anything else (several parts,
+   * images, JSON, extra fields) as the JSON of the whole content (see `stored-result.ts`).
+   */
   text: string;
+  /** How `text` holds the result, so that the original rebuilds exactly ({@link rebuildMaskedResult}). */
+  form: StoredResultForm;
   /** Whether the result reports an error (Anthropic `is_error`, AI SDK `error-text` / `error-json`). */
   isError: boolean;
 }
@@ -31,6 +37,7 @@ export interface ToolResultSlot {
 type Loose = Record<string, unknown>;
 
 const UNKNOWN_TOOL = 'tool';
+const NOTHING_STORED = Object.freeze({ text: '', form: 'text' as const });
 
 /** Every tool result of `messages`, oldest first. */
 export function findToolResults(messages: readonly unknown[]): ToolResultSlot[] {
@@ -40,8 +47,8 @@ export function findToolResults(messages: readonly unknown[]): ToolResultSlot[] 
     if (!isObject(message)) return;
     const { role, content } = message;
     if (role === 'tool' && typeof message.tool_call_id === 'string') {
-      const text = openAIText(content);
-      if (text === undefined) return;
+      const stored = storedResult('openai', content);
+      if (stored === undefined) return;
       const callId = message.tool_call_id;
       slots.push({
         shape: 'openai',
@@ -49,7 +56,7 @@ export function findToolResults(messages: readonly unknown[]): ToolResultSlot[] 
         partIndex: -1,
         callId,
         tool: names.get(callId) ?? UNKNOWN_TOOL,
-        text,
+        ...stored,
         isError: false,
       });
       return;
@@ -58,18 +65,21 @@ export function findToolResults(messages: readonly unknown[]): ToolResultSlot[] 
     content.forEach((part: unknown, partIndex) => {
       if (!isObject(part)) return;
       if (role === 'user' && part.type === 'tool_result' && typeof part.tool_use_id === 'string') {
+        // No content (or malformed content) is still a result of the window, but one with nothing to store.
+        const stored = storedResult('anthropic', part.content) ?? NOTHING_STORED;
         slots.push({
           shape: 'anthropic',
           messageIndex,
           partIndex,
           callId: part.tool_use_id,
           tool: names.get(part.tool_use_id) ?? UNKNOWN_TOOL,
-          text: anthropicText(part.content),
+          ...stored,
           isError: part.is_error === true,
         });
       } else if (role === 'tool' && part.type === 'tool-result' && typeof part.toolCallId === 'string') {
-        const output = aiSdkText(part.output);
-        if (output === undefined) return;
+        const stored = storedResult('ai-sdk', part.output);
+        if (stored === undefined) return;
+        const type = (part.output as Loose).type;
         slots.push({
           shape: 'ai-sdk',
           messageIndex,
@@ -79,8 +89,8 @@ export function findToolResults(messages: readonly unknown[]): ToolResultSlot[] 
             typeof part.toolName === 'string' && part.toolName.length > 0
               ? part.toolName
               : (names.get(part.toolCallId) ?? UNKNOWN_TOOL),
-          text: output.text,
-          isError: output.isError,
+          ...stored,
+          isError: type === 'error-text' || type === 'error-json',
         });
       }
     });
@@ -134,56 +144,6 @@ function toolNamesByCallId(messages: readonly unknown[]): Map<string, string> {
     }
   }
   return names;
-}
-
-function openAIText(content: unknown): string | undefined {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return undefined;
-  if (content.every((part) => isObject(part) && part.type === 'text' && typeof part.text === 'string')) {
-    return content.map((part) => (part as { text: string }).text).join('');
-  }
-  return JSON.stringify(content);
-}
-
-function anthropicText(content: unknown): string {
-  if (content === undefined) return '';
-  if (typeof content === 'string') return content;
-  if (
-    Array.isArray(content) &&
-    content.length === 1 &&
-    isObject(content[0]) &&
-    content[0].type === 'text' &&
-    typeof content[0].text === 'string'
-  ) {
-    return content[0].text;
-  }
-  return JSON.stringify(content);
-}
-
-function aiSdkText(output: unknown): { text: string; isError: boolean } | undefined {
-  if (!isObject(output)) return undefined;
-  switch (output.type) {
-    case 'text':
-    case 'error-text':
-      return typeof output.value === 'string'
-        ? { text: output.value, isError: output.type === 'error-text' }
-        : undefined;
-    case 'json':
-    case 'error-json':
-      return { text: JSON.stringify(output.value) ?? '', isError: output.type === 'error-json' };
-    case 'content': {
-      const value = output.value;
-      if (!Array.isArray(value)) return undefined;
-      const only = value.length === 1 ? value[0] : undefined;
-      if (isObject(only) && only.type === 'text' && typeof only.text === 'string') {
-        return { text: only.text, isError: false };
-      }
-      return { text: JSON.stringify(value), isError: false };
-    }
-    default:
-      // `execution-denied` holds no result to store.
-      return undefined;
-  }
 }
 
 function isObject(value: unknown): value is Loose {

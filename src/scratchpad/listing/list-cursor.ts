@@ -2,7 +2,7 @@ import type { EntryRecord } from '../../core/entry.js';
 import { ScratchpadError } from '../../core/errors.js';
 import { isValidName } from '../../core/names.js';
 import type { ListPosition } from '../../stores/driver.js';
-import type { ListOrder } from './list-options.js';
+import type { ListOrder } from './list-order.js';
 
 /** Where a listing continues: the order it was made for and the last entry of the page before. */
 export interface DecodedCursor {

@@ -3,9 +3,9 @@ import { ScratchpadError } from '../../core/errors.js';
 import type { ListPosition } from '../../stores/driver.js';
 import { decodeListCursor } from './list-cursor.js';
 
-/** How a listing is ordered. `createdAt` and `updatedAt` list oldest first; ties go by name. */
-export type ListOrder = 'name' | 'createdAt' | 'updatedAt';
-export const LIST_ORDERS: readonly ListOrder[] = ['name', 'createdAt', 'updatedAt'];
+import { LIST_ORDERS, type ListOrder } from './list-order.js';
+
+export { LIST_ORDERS, type ListOrder } from './list-order.js';
 /** Most entries one page holds. */
 export const MAX_LIST_LIMIT = 100_000;
 /** Entries per page when `limit` is left out. */

@@ -1,8 +1,8 @@
 import { formatCount } from '../../core/format.js';
 import type { PreviewRead, PreviewText } from '../previews/preview-builder.js';
 import type { ObservationInput, RenderedObservation } from './observation-input.js';
+import { MAX_SHOWN_METADATA_CHARS } from './result-fields.js';
 
-const MAX_METADATA_CHARS = 1000;
 const MAX_TOOL_CHARS = 100;
 const READ_WINDOW = 50;
 
@@ -40,7 +40,7 @@ export function renderDefaultObservation(input: ObservationInput): RenderedObser
   if (Object.keys(input.metadata).length > 0) {
     const metadata = JSON.stringify(input.metadata);
     lines.push(
-      `Metadata: ${metadata.length > MAX_METADATA_CHARS ? `${metadata.slice(0, MAX_METADATA_CHARS)}…` : metadata}`,
+      `Metadata: ${metadata.length > MAX_SHOWN_METADATA_CHARS ? `${metadata.slice(0, MAX_SHOWN_METADATA_CHARS)}…` : metadata}`,
     );
   }
   if (preview.text.length > 0) lines.push(preview.text);

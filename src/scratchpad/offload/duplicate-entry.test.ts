@@ -45,6 +45,23 @@ describe('offloading the same result twice (no re-offload)', () => {
     ]);
   });
 
+  it('the same content with other metadata or fields (ok: false, an error) is a new entry, each holding its own', async () => {
+    const { offloader } = setup();
+    const content = 'a large enough result\n'.repeat(200);
+    const passed = await stored(
+      offloader.process({ tool: 'build', result: { ok: true, content, metadata: {} } }),
+    );
+    const failed = await stored(
+      offloader.process({ tool: 'build', result: { ok: false, content, metadata: {}, error: 'exit 2' } }),
+    );
+    expect(failed.id).not.toBe(passed.id);
+    expect(failed.metadata).toEqual({ resultFields: { ok: false, error: 'exit 2' } });
+    const again = await stored(
+      offloader.process({ tool: 'build', result: { ok: false, content, metadata: {}, error: 'exit 2' } }),
+    );
+    expect(again.id).toBe(failed.id);
+  });
+
   it('renews the lifetime of the reused entry as a new one would start', async () => {
     const { offloader, advance } = setup(60_000);
     const result = 'a large enough result\n'.repeat(200);

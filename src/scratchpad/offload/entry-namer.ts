@@ -2,13 +2,14 @@ import { ScratchpadError } from '../../core/errors.js';
 import { toNameFragment } from '../../core/names.js';
 import type { SessionScratchpad } from '../scratchpad.js';
 import type { WriteOptions, WriteResult } from '../types.js';
+import type { ContentInput } from '../writing/content-input.js';
 
 const MAX_ATTEMPTS = 1000;
 
 /**
  * Writes offloaded results under `<tool>_<n>` names unique in the session (seed 004: `execute_command_1`). Each
  * write uses mode `create`, so an earlier entry is never overwritten: on `ENTRY_EXISTS` (another writer, a name
- * the model chose) it moves on to n + 1. Tool names are untrusted and pass through `toNameFragment`.
+ * the model chose) it moves on to n + 1 (a stream too: the name is checked before its first byte is read). Tool names are untrusted and pass through `toNameFragment`.
  */
 export class EntryNamer {
   readonly #session: SessionScratchpad;
@@ -32,7 +33,7 @@ export class EntryNamer {
   /** Creates the entry under the first free `<tool>_<n>`. */
   async create(
     tool: string,
-    content: Uint8Array | string,
+    content: ContentInput,
     options: Omit<WriteOptions, 'mode' | 'ifVersion'>,
   ): Promise<WriteResult> {
     const fragment = EntryNamer.fragmentOf(tool);

@@ -2,23 +2,30 @@ import { Buffer } from 'node:buffer';
 import type { EntryKind } from '../../core/entry.js';
 import { ScratchpadError } from '../../core/errors.js';
 import type { JsonObject, JsonValue } from '../../core/json.js';
-import { codePointLength } from '../../core/utf8.js';
+import { codePointLength, isWellFormedText, loneSurrogates, toWellFormedText } from '../../core/utf8.js';
 import { binaryPreview } from '../previews/binary-preview.js';
 import { estimateTokens } from '../tokens/estimate-tokens.js';
 import type { Tokenizer } from '../tokens/named-tokenizers.js';
 import type { SizeMeasure } from './offload-policy.js';
+import { metadataWithResultFields } from './result-fields.js';
 
 /** A tool result normalized for the store: what is stored, how it reads inline, and what surrounds it. */
 export interface OffloadContent {
   kind: EntryKind;
   /** The stored text ('' for binary). */
   text: string;
-  /** The stored bytes. */
-  bytes: Buffer;
+  /**
+   * The stored bytes. For text they are encoded when first read (and kept): the offloader encodes a large text once,
+   * in slices, with `encodeText` (encoded-text.ts) instead, and a result that stays inline is never encoded.
+   */
+  readonly bytes: Buffer;
   /** The parsed value, when the stored content is JSON. */
   json?: JsonValue;
   mediaType: string;
-  /** The result's own metadata (the `metadata` field of a `{ok, content, metadata}` result). */
+  /**
+   * The result's own metadata (the `metadata` field of a `{ok, content, metadata}` result), with the result's other
+   * fields but `content` under `resultFields` (`ok: true` alone adds nothing; see `result-fields.ts`).
+   */
   metadata: JsonObject;
   /** The field of the result that is stored (`content`), or `null` when the whole result is. */
   storedField: string | null;
@@ -26,39 +33,48 @@ export interface OffloadContent {
   shell: JsonObject | null;
   /** The result as the model would read it inline. */
   inlineText: string;
-  /** The result's own serialization, for the `json-bytes` measure. */
-  serialized: string;
+  /** The result's own serialization, for the `json-bytes` measure (a string result's is made when first read). */
+  readonly serialized: string;
 }
 
 /**
  * Normalizes a tool result: strings are stored as they are; bytes as binary; a `{ok, content, metadata}` result
- * (Metnos executors, many tool layers) stores its `content` and keeps the rest as the shell; any other JSON value
- * is stored pretty-printed (two-space indent) so that line reads and grep work on it.
+ * (Metnos executors, many tool layers) stores its `content` and keeps the rest as the shell, its fields beside
+ * `content` and `metadata` kept in the entry's metadata and shown (or, when they are too long to show whole, the
+ * result is stored as any JSON value is); any other JSON value is stored pretty-printed (two-space indent) so that
+ * line reads and grep work on it, and `JSON.parse` of the entry equals the value.
  * Returns `undefined` for `undefined` (nothing to offload).
  */
 export function toOffloadContent(result: unknown): OffloadContent | undefined {
   if (result === undefined) return undefined;
-  if (typeof result === 'string') return textContent(result, { serialized: JSON.stringify(result) });
+  if (typeof result === 'string') return textContent(result, { serialized: () => JSON.stringify(result) });
   if (isBytes(result)) return binaryContent(toBuffer(result), {});
   if (isContentResult(result)) {
     const { content, ...shell } = result;
-    const metadata = isPlainObject(result.metadata) ? (toJson(result.metadata) as JsonObject) : {};
+    const ownMetadata = isPlainObject(result.metadata) ? (toJson(result.metadata) as JsonObject) : {};
     const jsonShell = toJson(shell) as JsonObject;
+    // Its other fields are kept with the entry and shown; when they cannot be shown whole, the whole result is
+    // stored as JSON below (bytes cannot be: they keep the fields in the entry's metadata).
+    const { metadata, shownWhole } = metadataWithResultFields(ownMetadata, jsonShell);
     if (isBytes(content)) return binaryContent(toBuffer(content), { metadata, shell: jsonShell });
-    return textContent(content as string, {
-      metadata,
-      shell: jsonShell,
-      inlineText: serialize(result),
-      serialized: serialize(result),
-    });
+    if (shownWhole) {
+      const serialized = serialize(result);
+      return textContent(content as string, {
+        metadata,
+        shell: jsonShell,
+        inlineText: serialized,
+        serialized,
+      });
+    }
   }
   const compact = serialize(result);
   const json = JSON.parse(compact) as JsonValue;
-  return {
-    ...textContent(JSON.stringify(json, null, 2), { inlineText: compact, serialized: compact }),
+  return textContent(JSON.stringify(json, null, 2), {
+    inlineText: compact,
+    serialized: compact,
     json,
     mediaType: 'application/json',
-  };
+  });
 }
 
 /** The size of a result in `measure` units. */
@@ -79,20 +95,51 @@ export function measureContent(
   return Buffer.byteLength(content.inlineText, 'utf8');
 }
 
+/**
+ * Text to store. Stored text is UTF-8, which cannot hold a lone UTF-16 surrogate (half of a pair, as a tool that cuts
+ * a string in the middle of an emoji leaves): such a result is stored with U+FFFD in its place, and its metadata,
+ * which the observation shows, says how many were replaced.
+ */
 function textContent(
-  text: string,
-  extra: { metadata?: JsonObject; shell?: JsonObject; inlineText?: string; serialized: string },
+  result: string,
+  extra: {
+    metadata?: JsonObject;
+    shell?: JsonObject;
+    inlineText?: string;
+    serialized: string | (() => string);
+    json?: JsonValue;
+    mediaType?: string;
+  },
 ): OffloadContent {
+  const replaced = isWellFormedText(result) ? 0 : loneSurrogates(result).length;
+  const text = replaced === 0 ? result : toWellFormedText(result);
+  const metadata =
+    replaced === 0
+      ? (extra.metadata ?? {})
+      : {
+          ...extra.metadata,
+          textReplaced: `${replaced} lone UTF-16 surrogate${replaced === 1 ? '' : 's'} (half of a pair) stored as U+FFFD`,
+        };
+  let bytes: Buffer | undefined;
+  let serialized = typeof extra.serialized === 'string' ? extra.serialized : undefined;
+  const serialize = typeof extra.serialized === 'function' ? extra.serialized : () => '';
   return {
     kind: 'text',
     text,
-    bytes: Buffer.from(text, 'utf8'),
-    mediaType: 'text/plain; charset=utf-8',
-    metadata: extra.metadata ?? {},
+    get bytes() {
+      bytes ??= Buffer.from(text, 'utf8');
+      return bytes;
+    },
+    ...(extra.json === undefined ? {} : { json: extra.json }),
+    mediaType: extra.mediaType ?? 'text/plain; charset=utf-8',
+    metadata,
     storedField: extra.shell ? 'content' : null,
     shell: extra.shell ?? null,
     inlineText: extra.inlineText ?? text,
-    serialized: extra.serialized,
+    get serialized() {
+      serialized ??= serialize();
+      return serialized;
+    },
   };
 }
 

@@ -1,21 +1,24 @@
 import type { Entry } from '../../core/entry.js';
 import { ScratchpadError } from '../../core/errors.js';
+import { escapedLiterals, escapeRegex } from '../../core/escape-regex.js';
 import type { JsonObject, JsonValue } from '../../core/json.js';
 import { describeLifetime } from '../../core/lifetime.js';
 import type { Redactor } from '../../core/redaction/redactor.js';
-import { codePointLength } from '../../core/utf8.js';
-import type { PreviewContext, PreviewText } from '../previews/preview-builder.js';
-import { buildPreview, PREVIEW_BUILDERS } from '../previews/preview-registry.js';
+import type { PreviewContext, PreviewRead, PreviewText } from '../previews/preview-builder.js';
+import { buildWholePreview, PREVIEW_BUILDERS } from '../previews/preview-registry.js';
 import type { SessionScratchpad } from '../scratchpad.js';
 import { loadTokenizer } from '../tokens/named-tokenizers.js';
 import { renderDefaultObservation } from './default-observation.js';
 import { findDuplicateEntry } from './duplicate-entry.js';
+import { type EncodedText, encodeText } from './encoded-text.js';
 import { EntryNamer } from './entry-namer.js';
 import { renderMetnosObservation } from './metnos-observation.js';
 import { renderNamedObservation } from './named-observation.js';
 import type { ObservationInput, RenderedObservation } from './observation-input.js';
 import { measureContent, type OffloadContent, toOffloadContent } from './offload-content.js';
 import type { ObservationFormat, OffloadPolicy } from './offload-policy.js';
+import { metadataWithResultFields } from './result-fields.js';
+import { storedPreview } from './stored-preview.js';
 import { type SummaryOutcome, summaryPreview, wantsSummary } from './summary-preview.js';
 
 /** Configuration of {@link createOffloader}. */
@@ -72,10 +75,40 @@ export type OffloadOutcome =
       summary?: SummaryOutcome;
     };
 
+/** A result too large to hold, streamed into the store as it is produced (an executor's content channel). */
+export interface StreamOffloadRequest {
+  tool: string;
+  /** The bytes, read once. */
+  content: AsyncIterable<Uint8Array>;
+  turn?: string;
+  step?: number;
+}
+
+/** An entry {@link Offloader.storeStream} wrote, to describe to the model once the result is complete. */
+export interface DescribeStoredRequest {
+  tool: string;
+  entry: Entry;
+  /** The result's metadata, kept with the entry and shown. */
+  metadata: JsonObject;
+  /** The result without its content. */
+  shell: JsonObject;
+  context?: PreviewContext;
+}
+
 /** Decides per tool result whether it stays inline or is stored whole and replaced by a synthetic observation. */
 export interface Offloader {
   readonly policy: OffloadPolicy;
   process(request: OffloadRequest): Promise<OffloadOutcome>;
+  /**
+   * Stores a streamed result whole under `<tool>_<n>` (create mode, the policy's lifetime) without holding it:
+   * the caller decided it is too large to stay inline. The store decides its kind (text when valid UTF-8).
+   */
+  storeStream(request: StreamOffloadRequest): Promise<Entry>;
+  /**
+   * The observation for an entry {@link storeStream} wrote: the result's metadata is added to the entry and the
+   * preview is built from windows read back from the store (`sampleEntry`), never from the whole content.
+   */
+  describeStored(request: DescribeStoredRequest): Promise<Extract<OffloadOutcome, { offloaded: true }>>;
 }
 
 const RENDERERS: Record<ObservationFormat, (input: ObservationInput) => RenderedObservation> = {
@@ -115,7 +148,7 @@ export function createOffloader(config: OffloaderConfig): Offloader {
         inlineOutcome(session.scratchpad.redactor, request.result, reason, content);
       if (policy.isExempt(tool)) return inline('exempt');
       const content = toOffloadContent(request.result);
-      if (content === undefined || content.bytes.byteLength === 0) return inline('empty');
+      if (content === undefined || isEmpty(content)) return inline('empty');
       const threshold = policy.thresholdFor(tool);
       const tokenizer = policy.measure === 'tokens' ? await loadTokenizer(policy.tokenizer) : undefined;
       if (
@@ -124,21 +157,25 @@ export function createOffloader(config: OffloaderConfig): Offloader {
       ) {
         return inline('below-threshold', content);
       }
+      // Encoded once, its counts made in the same pass: these bytes are what the store writes.
+      const encoded = content.kind === 'text' ? await encodeText(content.text) : undefined;
+      const bytes = encoded?.bytes ?? content.bytes;
       const builder = policy.previewFor(tool);
       const redactor = session.scratchpad.redactor;
       const built = redactPreview(
         redactor,
-        buildPreview(builder, {
+        await buildWholePreview(builder, {
           kind: content.kind,
           text: content.text,
-          bytes: content.bytes,
+          bytes,
           ...(content.json === undefined ? {} : { json: content.json }),
           context: pastOnly(request.context),
         }),
+        content.kind === 'text' ? content.text : undefined,
       );
       let preview = built;
       let summary: SummaryOutcome | undefined;
-      if (policy.summarize && wantsSummary(policy.summarize, content.kind, content.bytes.byteLength)) {
+      if (policy.summarize && wantsSummary(policy.summarize, content.kind, bytes.byteLength)) {
         // The summarizer is a model too: it gets the output as redacted as what the model sees, and its answer is
         // redacted again (it may repeat a secret the redactor's patterns would catch).
         const sent = redactor.enabled ? await redactor.redact(content.text) : content.text;
@@ -162,8 +199,8 @@ export function createOffloader(config: OffloaderConfig): Offloader {
           readTool: policy.readTool,
           lifetime: describeLifetime(entry, entry.updatedAt),
         });
-      if (policy.minSavings > 0 && content.kind === 'text') {
-        const provisional = render(provisionalEntry(await namer.peek(tool), content, policy.ttlMs));
+      if (policy.minSavings > 0 && encoded) {
+        const provisional = render(provisionalEntry(await namer.peek(tool), encoded, policy.ttlMs));
         if (provisional.text.length > (1 - policy.minSavings) * content.inlineText.length) {
           return inline('no-savings', content);
         }
@@ -171,9 +208,9 @@ export function createOffloader(config: OffloaderConfig): Offloader {
       const source = tool.length > MAX_SOURCE_CHARS ? tool.slice(0, MAX_SOURCE_CHARS) : tool;
       const turn = request.turn ?? null;
       const entry =
-        (await reuse(session, policy, { tool, source, turn, content })) ??
+        (await reuse(session, policy, { tool, source, turn, kind: content.kind, bytes, metadata })) ??
         (
-          await namer.create(tool, content.kind === 'text' ? content.text : content.bytes, {
+          await namer.create(tool, bytes, {
             kind: content.kind,
             mediaType: request.mediaType ?? content.mediaType,
             metadata,
@@ -195,6 +232,49 @@ export function createOffloader(config: OffloaderConfig): Offloader {
         storedField: content.storedField,
         shell: content.shell,
         ...(summary ? { summary } : {}),
+      };
+    },
+    async storeStream(request) {
+      const { tool } = request;
+      const source = tool.length > MAX_SOURCE_CHARS ? tool.slice(0, MAX_SOURCE_CHARS) : tool;
+      const written = await namer.create(tool, request.content, {
+        turn: request.turn ?? null,
+        step: request.step ?? null,
+        source,
+        evictable: true,
+        ...(policy.ttlMs === undefined ? {} : { ttlMs: policy.ttlMs }),
+      });
+      return written.entry;
+    },
+    async describeStored(request) {
+      const { tool } = request;
+      // The result's fields beside its content are kept with the entry, as a result held whole is.
+      const { metadata } = metadataWithResultFields(request.metadata, request.shell);
+      const entry =
+        Object.keys(metadata).length === 0
+          ? request.entry
+          : await session.update({ id: request.entry.id }, { metadata });
+      const redactor = session.scratchpad.redactor;
+      const builder = policy.previewFor(tool);
+      const stored = await storedPreview(session, entry, builder, pastOnly(request.context));
+      const preview = redactPreview(redactor, stored.preview, stored.seen);
+      const rendered = RENDERERS[policy.format]({
+        tool,
+        entry,
+        preview,
+        headPreview: builder === PREVIEW_BUILDERS.head,
+        metadata: await redactor.redactValue(metadata),
+        readTool: policy.readTool,
+        lifetime: describeLifetime(entry, entry.updatedAt),
+      });
+      return {
+        offloaded: true,
+        entry,
+        observation: rendered.observation,
+        text: rendered.text,
+        preview: preview.text,
+        storedField: 'content',
+        shell: request.shell,
       };
     },
   };
@@ -239,16 +319,54 @@ function safeText(result: unknown): string {
   }
 }
 
-/** The preview with its secrets redacted (its text and its suggested search). */
-function redactPreview(redactor: Redactor, preview: PreviewText): PreviewText {
+/**
+ * The preview with its secrets redacted (its text, its suggested search and reads). A suggested search is a word picked out
+ * of `source`, which can be the body of a token without the prefix its pattern knows it by (`glpat-…` gives a bare
+ * `WB5wh…`): redacted alone it would pass. So it is checked where it stands: when redacting the text around its
+ * place in `source` removes it, it is part of a secret, and it is masked wherever the preview shows it.
+ */
+function redactPreview(redactor: Redactor, preview: PreviewText, source?: string): PreviewText {
   if (!redactor.enabled) return preview;
+  let text = redactor.redactSync(preview.text);
+  const shown = (word: string): string => {
+    const redacted = redactor.redactSync(word);
+    if (source === undefined || !partOfSecret(redactor, source, redacted)) return redacted;
+    text = text.replaceAll(redacted, SECRET_PART);
+    return SECRET_PART;
+  };
+  const searchExample = preview.searchExample === undefined ? undefined : shown(preview.searchExample);
+  const reads = preview.reads?.flatMap((read): PreviewRead[] => {
+    if (!('regex' in read)) return [read];
+    // A suggested regex is escaped words (`a\.b|c`): each word is checked as it stands in the output, unescaped, and
+    // a word that is part of a secret is left out of the read (a read of none is dropped).
+    const literals = escapedLiterals(read.regex);
+    if (literals === undefined) return [{ regex: shown(read.regex) }];
+    const kept = literals.map(shown).filter((literal) => literal !== SECRET_PART);
+    return kept.length === 0 ? [] : [{ regex: kept.map(escapeRegex).join('|') }];
+  });
   return {
     ...preview,
-    text: redactor.redactSync(preview.text),
-    ...(preview.searchExample === undefined
-      ? {}
-      : { searchExample: redactor.redactSync(preview.searchExample) }),
+    text,
+    ...(searchExample === undefined ? {} : { searchExample }),
+    ...(reads === undefined ? {} : { reads }),
   };
+}
+
+/** What replaces a word of the preview that is part of a secret in the output. */
+const SECRET_PART = '[REDACTED:secret-part]';
+/** Characters on each side of a word redacted with it to see whether it is part of a secret (a PEM key fits). */
+const SECRET_CONTEXT_CHARS = 16 * 1024;
+
+/** True when `word`, at its first place in `source`, is removed by redacting the text around it. */
+function partOfSecret(redactor: Redactor, source: string, word: string): boolean {
+  if (word.length < 4) return false;
+  const at = source.indexOf(word);
+  if (at === -1) return false;
+  const around = source.slice(
+    Math.max(0, at - SECRET_CONTEXT_CHARS),
+    at + word.length + SECRET_CONTEXT_CHARS,
+  );
+  return !redactor.redactSync(around).includes(word);
 }
 
 /** A frozen copy of the context, so a preview cannot change what the caller keeps. */
@@ -260,23 +378,24 @@ function pastOnly(context: PreviewContext | undefined): PreviewContext {
   });
 }
 
-/** The entry as it will be, to measure the observation before writing it. */
+/** True when the result has nothing to store (an empty text is not encoded to find out). */
+function isEmpty(content: OffloadContent): boolean {
+  return content.kind === 'text' ? content.text.length === 0 : content.bytes.byteLength === 0;
+}
+
+/** The text entry as it will be (its counts made when it was encoded), to measure the observation before writing it. */
 function provisionalEntry(
   name: string,
-  content: OffloadContent,
+  encoded: EncodedText,
   ttlMs: number | null | undefined,
 ): ObservationInput['entry'] {
-  let newlines = 0;
-  for (let index = content.text.indexOf('\n'); index !== -1; index = content.text.indexOf('\n', index + 1))
-    newlines++;
-  const lines = content.text.length === 0 ? 0 : newlines + (content.text.endsWith('\n') ? 0 : 1);
   return {
     id: '0'.repeat(16),
     name,
-    kind: content.kind,
-    bytes: content.bytes.byteLength,
-    chars: codePointLength(content.text),
-    lines,
+    kind: 'text',
+    bytes: encoded.bytes.byteLength,
+    chars: encoded.chars,
+    lines: encoded.lines,
     // Measured at epoch 0: the lifetime's text has the length it will have.
     expiresAt: ttlMs ?? null,
     updatedAt: 0,

@@ -14,6 +14,7 @@ import { exampleItem, jsonShapeLines } from './json-shape.js';
 import { type JsonText, readJsonText } from './json-text.js';
 import { markupOutline } from './markup-outline.js';
 import type { SectionLine } from './preview-sections.js';
+import { approx, type SampleEstimate, twoDigits } from './sample-estimate.js';
 import type { StandOut } from './stand-outs.js';
 import { tableHeader } from './table-header.js';
 
@@ -36,6 +37,8 @@ export interface ContentFormOptions {
   exampleChars: number;
   /** Characters of a header line (default 2,000). */
   headerChars: number;
+  /** When the sample is not the whole text: its counts are scaled to the whole text and marked as estimates. */
+  estimate?: SampleEstimate;
 }
 
 /**
@@ -53,10 +56,14 @@ export function contentForm(
   const parsed: JsonText | undefined =
     json === undefined ? readJsonText(text) : { value: json, form: 'json', complete: true, cut: new Set() };
   if (parsed) return jsonForm(parsed, sample.lines, options);
-  const markup = markupOutline(sample.lines);
+  const markup = markupOutline(sample.lines, options.estimate !== undefined);
   if (markup) {
     const title = markup.title ? ` titled "${markup.title}"` : '';
-    const label = `${markup.kind}${title}${markup.root ? `, root <${markup.root}>` : ''}; outline (elements × count):`;
+    // Elements are counted in the sample: lower bounds for the whole text (a root element is there once).
+    const counted = options.estimate
+      ? `, ≥: counted in ${options.estimate.sampled} of ${options.estimate.whole}`
+      : '';
+    const label = `${markup.kind}${title}${markup.root ? `, root <${markup.root}>` : ''}; outline (elements × count${counted}):`;
     return {
       kind: 'markup',
       label,
@@ -91,10 +98,14 @@ function jsonForm(
   const root = describeJson(parsed.value, parsed.cut);
   const shape = jsonShapeLines(root);
   const first = shape[0]?.text ?? '';
+  // A cut read, and long arrays described from their first items, give lower bounds: the label says so.
+  const bounds = shape.some((line) => line.text.includes('≥'));
   const label =
     parsed.form === 'lines'
-      ? `JSON Lines, ${first.replace(/^array\[([^\]]+)\] of/, '$1 records of')}${parsed.complete ? '' : ' (read from the start)'}:`
-      : `JSON ${first}${parsed.complete ? '' : ' (read from the start: counts marked ≥ are lower bounds)'}:`;
+      ? `JSON Lines, ${first.replace(/^array\[([^\]]+)\] of/, '$1 records of')}${parsed.complete ? '' : ' (read from the start)'}${bounds ? ' (counts marked ≥ are lower bounds)' : ''}:`
+      : parsed.complete
+        ? `JSON ${first}${bounds ? ' (counts marked ≥ are lower bounds: long arrays are read to their first 1,000 items)' : ''}:`
+        : `JSON ${first} (read from the start: counts marked ≥ are lower bounds):`;
   const lines: SectionLine[] = shape.slice(1).map((line) => ({ text: line.text, rank: line.depth }));
   const example = exampleItem(parsed.value);
   if (example) {
@@ -103,7 +114,13 @@ function jsonForm(
       rank: 1.5,
     });
   }
-  return { kind: 'json', label, shape: lines, shownIndexes: [], standOuts: jsonStandOuts(root, sampled) };
+  return {
+    kind: 'json',
+    label,
+    shape: lines,
+    shownIndexes: [],
+    standOuts: estimated(jsonStandOuts(root, sampled), options.estimate),
+  };
 }
 
 /** Rare category values and values that report a failure (`"ok": false`, `"status": 503`, a non-empty `error`). */
@@ -174,7 +191,16 @@ function delimitedForm(
   options: ContentFormOptions,
 ): ContentForm {
   const { columns, headerIndex } = delimited;
-  const rows = `${sample.complete ? '' : '≥'}${formatCount(delimited.rows)}`;
+  const { estimate } = options;
+  const rows = estimate ? approx(estimate.scale(delimited.rows)) : formatCount(delimited.rows);
+  // Columns are summarized from the first rows: their counts are exact only when those are all the rows.
+  const columnScale = (estimate?.factor ?? 1) * (delimited.rows / Math.max(1, delimited.summarizedRows));
+  const count = (value: number) =>
+    columnScale === 1 ? formatCount(value) : approx(twoDigits(value * columnScale));
+  const columnNote =
+    !estimate && columnScale !== 1
+      ? `; column counts ≈ estimated from its first ${formatCount(delimited.summarizedRows)} rows`
+      : '';
   const header =
     headerIndex === undefined ? 'no header' : `header on line ${sample.lines[headerIndex]?.number}`;
   const shape: SectionLine[] = [];
@@ -182,31 +208,40 @@ function delimitedForm(
     shape.push({ text: `  ${clip((sample.lines[headerIndex] as SampledLine).text, options.headerChars)}` });
   }
   columns.forEach((column) => {
-    shape.push({ text: `  ${column.name}: ${describeColumn(column, delimited.rows)}`, rank: 1 });
+    shape.push({ text: `  ${column.name}: ${describeColumn(column, delimited.rows, count)}`, rank: 1 });
   });
   const standOuts: StandOut[] = [];
   columns.forEach((column, position) => {
-    for (const value of rareCategories(column, delimited.rows)) {
+    for (const value of rareCategories(column, delimited.summarizedRows)) {
       const indexes: number[] = [];
+      let seen = 0;
       sample.lines.forEach((line, index) => {
-        if (indexes.length >= 5 || index === headerIndex || !line.text.includes(value)) return;
-        if (splitDelimited(line.text, delimited.delimiter)[position]?.trim() === value) indexes.push(index);
+        if (index === headerIndex || !line.text.includes(value)) return;
+        if (splitDelimited(line.text, delimited.delimiter)[position]?.trim() !== value) return;
+        seen++;
+        if (indexes.length < 5) indexes.push(index);
       });
-      if (indexes.length > 0) standOuts.push({ indexes, count: indexes.length, severity: 0, signal: value });
+      if (indexes.length > 0) standOuts.push({ indexes, count: seen, severity: 0, signal: value });
     }
   });
   return {
     kind: 'delimited',
-    label: `${delimited.label}, ${columns.length} columns, ${rows} rows, ${header}:`,
+    label: `${delimited.label}, ${columns.length} columns, ${rows} rows${estimate ? ` ${estimate.note}` : ''}, ${header}${columnNote}:`,
     shape,
     shownIndexes: headerIndex === undefined ? [] : [headerIndex],
-    standOuts,
+    standOuts: estimated(standOuts, estimate),
   };
 }
 
+/** Stand-outs counted in a sample, their counts scaled to the whole text and marked (when it was sampled). */
+function estimated(standOuts: StandOut[], estimate: SampleEstimate | undefined): StandOut[] {
+  if (!estimate) return standOuts;
+  return standOuts.map((group) => ({ ...group, count: estimate.scale(group.count), estimated: true }));
+}
+
 /** `number (0…55.9)`, `"rain" 641, "sun" 640`, `text ("2012-01-01")`, with empties counted. */
-function describeColumn(column: ColumnSummary, rows: number): string {
-  const empty = column.empty > 0 ? `, empty in ${formatCount(column.empty)}` : '';
+function describeColumn(column: ColumnSummary, rows: number, count: (value: number) => string): string {
+  const empty = column.empty > 0 ? `, empty in ${count(column.empty)}` : '';
   if (
     column.categories &&
     column.categories.size <= 8 &&
@@ -214,7 +249,7 @@ function describeColumn(column: ColumnSummary, rows: number): string {
     column.categories.size < column.values
   ) {
     const counts = [...column.categories].sort((a, b) => b[1] - a[1]);
-    return `${counts.map(([value, count]) => `${JSON.stringify(value)} ${formatCount(count)}`).join(', ')}${empty}`;
+    return `${counts.map(([value, seen]) => `${JSON.stringify(value)} ${count(seen)}`).join(', ')}${empty}`;
   }
   if (column.numbers > 0 && column.numbers === column.values && column.min !== undefined) {
     return `number (${column.min}…${column.max})${empty}`;

@@ -98,6 +98,17 @@ export function sampleContent(text: string, options: SampleOptions = {}): Conten
   return { lines, complete: false, totalChars: text.length, sampledChars };
 }
 
+/** True when {@link sampleContent} reads all of `text` (short enough in characters and in lines). */
+export function readsWhole(text: string, options: SampleOptions = {}): boolean {
+  if (text.length > (options.wholeLimit ?? WHOLE_LIMIT)) return false;
+  const maxLines = options.maxLines ?? MAX_LINES;
+  let lines = text.length > 0 && !text.endsWith('\n') ? 1 : 0;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) {
+    if (++lines > maxLines) return false;
+  }
+  return true;
+}
+
 /** Splits on `\n` (a `\r` stays on its line, as the store counts lines); no empty last line after a final `\n`. */
 export function splitTextLines(text: string): string[] {
   if (text.length === 0) return [];

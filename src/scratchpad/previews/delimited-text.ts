@@ -24,6 +24,8 @@ export interface DelimitedText {
   columns: ColumnSummary[];
   /** Data rows seen in the sample. */
   rows: number;
+  /** The first rows, at most 5,000, that the column summaries (values, categories, empties) were made from. */
+  summarizedRows: number;
 }
 
 const DELIMITERS: ReadonlyArray<[string, string]> = [
@@ -75,13 +77,14 @@ export function readDelimited(lines: readonly SampledLine[]): DelimitedText | un
     categories: new Map(),
   }));
   let rows = 0;
-  for (let index = hasHeader ? first + 1 : first; index < lines.length && rows < MAX_ROWS; index++) {
+  for (let index = hasHeader ? first + 1 : first; index < lines.length; index++) {
     const text = (lines[index] as SampledLine).text;
     // Rules under a header (`---+---`) and lines of another shape (a `(120 rows)` footer) are not rows.
     if (text.length > MAX_ROW_CHARS || text.trim().length === 0 || RULE.test(text)) continue;
     const fields = splitDelimited(text, best.delimiter);
     if (fields.length !== columns.length) continue;
-    rows++;
+    // Every row is counted; the columns are summarized from the first ones.
+    if (++rows > MAX_ROWS) continue;
     fields.forEach((raw, column) => {
       addValue(columns[column] as ColumnSummary, raw.trim());
     });
@@ -92,6 +95,7 @@ export function readDelimited(lines: readonly SampledLine[]): DelimitedText | un
     headerIndex: hasHeader ? first : undefined,
     columns,
     rows,
+    summarizedRows: Math.min(rows, MAX_ROWS),
   };
 }
 

@@ -1,8 +1,10 @@
 /**
  * Identifiers as the salient preview counts them: a letter or `_`, then 7 or more of `[A-Za-z0-9_.]` (names,
- * dotted paths, file names), with trailing dots (sentence ends) removed.
+ * dotted paths, file names), with trailing dots (sentence ends) removed. The letter of an escape (`\n` in JSON
+ * text) is not part of the name after it: `"a\nghp_…"` holds `ghp_…`, not `nghp_…` (which no secret pattern would
+ * know as a token).
  */
-export const IDENTIFIER_PATTERN = /[A-Za-z_][A-Za-z0-9_.]{7,}/g;
+export const IDENTIFIER_PATTERN = /(?<!\\)[A-Za-z_][A-Za-z0-9_.]{7,}/g;
 
 /** Shortest identifier counted, in characters. */
 export const MIN_IDENTIFIER_LENGTH = 8;

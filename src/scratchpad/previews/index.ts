@@ -25,5 +25,6 @@ export type {
   PreviewStep,
   PreviewText,
 } from './preview-builder.js';
-export { buildPreview, PREVIEW_BUILDERS, resolvePreview } from './preview-registry.js';
+export { buildPreview, buildWholePreview, PREVIEW_BUILDERS, resolvePreview } from './preview-registry.js';
 export { type SalientPreviewOptions, salientBudget, salientPreview } from './salient-preview.js';
+export { type TallyOptions, type TextTally, tallyText } from './text-tally.js';

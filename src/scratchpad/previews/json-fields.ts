@@ -23,6 +23,11 @@ export interface JsonField {
   keyCount: number;
   /** Array items, merged. */
   items?: JsonField;
+  /**
+   * True when only part of the values at this position were read (an array above it is longer than the items read,
+   * or was cut): its counts are lower bounds.
+   */
+  partial: boolean;
 }
 
 /** Options for {@link describeJson}. */
@@ -54,8 +59,9 @@ export function describeJson(
     maxDepth: options.maxDepth ?? 12,
   };
   const root = emptyField();
-  const visit = (field: JsonField, node: JsonValue, depth: number) => {
+  const visit = (field: JsonField, node: JsonValue, depth: number, partial: boolean) => {
     field.seen++;
+    if (partial) field.partial = true;
     const type = typeOf(node);
     field.types.set(type, (field.types.get(type) ?? 0) + 1);
     if (node === null) return;
@@ -71,8 +77,9 @@ export function describeJson(
       if (depth >= settings.maxDepth) return;
       field.items ??= emptyField();
       const items = field.items;
+      const partItems = partial || open || node.length > settings.sampleItems;
       node.slice(0, settings.sampleItems).forEach((item) => {
-        visit(items, item, depth + 1);
+        visit(items, item, depth + 1, partItems);
       });
       return;
     }
@@ -88,7 +95,7 @@ export function describeJson(
           child = emptyField();
           field.children.set(key, child);
         }
-        visit(child, node[key] as JsonValue, depth + 1);
+        visit(child, node[key] as JsonValue, depth + 1, partial);
       }
       return;
     }
@@ -105,7 +112,7 @@ export function describeJson(
       field.booleans[node ? 'true' : 'false']++;
     }
   };
-  visit(root, value, 0);
+  visit(root, value, 0, false);
   return root;
 }
 
@@ -143,5 +150,6 @@ function emptyField(): JsonField {
     children: new Map(),
     objects: 0,
     keyCount: 0,
+    partial: false,
   };
 }

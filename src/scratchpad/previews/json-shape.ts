@@ -94,7 +94,11 @@ function children(field: JsonField, depth: number, lines: ShapeLine[], settings:
       }
       listed++;
       const optional = child.seen < field.objects;
-      const presence = optional ? ` in ${formatCount(child.seen)} of ${formatCount(field.objects)}` : '';
+      const presence = !optional
+        ? ''
+        : field.partial
+          ? ` in ${formatCount(child.seen)} of the ${formatCount(field.objects)} read`
+          : ` in ${formatCount(child.seen)} of ${formatCount(field.objects)}`;
       lines.push({
         text: `${indent}${JSON.stringify(key).slice(1, -1)}${optional ? '?' : ''}: ${describe(child, settings, false)}${presence}`,
         depth,
@@ -145,7 +149,7 @@ function describe(field: JsonField, settings: Settings, top: boolean): string {
     }
   }
   const nulls = field.types.get('null') ?? 0;
-  const nullNote = nulls > 0 && field.types.size > 1 ? ` (null in ${formatCount(nulls)})` : '';
+  const nullNote = nulls > 0 && field.types.size > 1 ? ` (null in ${atLeast(field, nulls)})` : '';
   const hasScalar = [...field.types.keys()].some(
     (type) => type === 'string' || type === 'number' || type === 'boolean',
   );
@@ -161,15 +165,20 @@ function scalarSummary(field: JsonField, settings: Settings): string {
   const strings = field.types.get('string') ?? 0;
   if (field.strings && field.strings.size <= 6 && field.strings.size < strings && strings >= 10) {
     const counts = [...field.strings].sort((a, b) => b[1] - a[1]);
-    return ` (${counts.map(([value, count]) => `${example(value)} ${formatCount(count)}`).join(', ')})`;
+    return ` (${counts.map(([value, count]) => `${example(value)} ${atLeast(field, count)}`).join(', ')})`;
   }
   const numbers = field.types.get('number') ?? 0;
   if (numbers >= 5 && field.min !== undefined && field.max !== undefined && field.min < field.max) {
-    return ` (${field.min}…${field.max})`;
+    return ` (${field.min}…${field.max}${field.partial ? ' in the items read' : ''})`;
   }
   const { true: yes, false: no } = field.booleans;
-  if (yes > 0 && no > 0) return ` (true ${formatCount(yes)}, false ${formatCount(no)})`;
+  if (yes > 0 && no > 0) return ` (true ${atLeast(field, yes)}, false ${atLeast(field, no)})`;
   return field.example === undefined ? '' : ` (${example(field.example)})`;
+}
+
+/** A count of values at a position: marked as a lower bound (`≥12`) when only part of them was read. */
+function atLeast(field: JsonField, count: number): string {
+  return `${field.partial ? '≥' : ''}${formatCount(count)}`;
 }
 
 /** Many keys, all holding values of one type: keys are data (versions, ids, dates), not field names. */

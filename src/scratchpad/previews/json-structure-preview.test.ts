@@ -61,7 +61,10 @@ describe('jsonStructurePreview', () => {
     expect(long.at(-1)).toMatch(/^… \d+ more lines of structure$/);
     const items = [1, 2, 3, 4, 5];
     expect(jsonStructurePreview({ items }, { cut: new Set([items]) })).toBe(
-      'object, 1 key\n  items: array[≥5] of number (1…5)',
+      [
+        "object, 1 key (counts marked ≥ are lower bounds: read from the start, or from an array's first items)",
+        '  items: array[≥5] of number (1…5 in the items read)',
+      ].join('\n'),
     );
   });
 

@@ -36,6 +36,10 @@ export function jsonStructurePreview(value: JsonValue, options: JsonStructurePre
     ...(options.maxKeys === undefined ? {} : { maxKeys: options.maxKeys, maxNestedKeys: options.maxKeys }),
     ...(options.exampleChars === undefined ? {} : { exampleChars: options.exampleChars }),
   }).map((line) => line.text);
+  // Counts of a cut read, or of an array described from its first items, are lower bounds: the first line says so.
+  if (lines.some((line) => line.includes('≥'))) {
+    lines[0] = `${lines[0]} (counts marked ≥ are lower bounds: read from the start, or from an array's first items)`;
+  }
   if (lines.length > maxLines) {
     const hidden = lines.length - maxLines + 1;
     lines.length = maxLines - 1;

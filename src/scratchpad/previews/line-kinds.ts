@@ -75,7 +75,7 @@ export function templateText(kind: LineKind): string {
 }
 
 /** The line's words (split on spaces and tabs), each word with a digit, a calendar word or a long word a variable. */
-function maskedWords(line: string): string[] {
+export function maskedWords(line: string): string[] {
   const length = Math.min(line.length, 2000);
   const words: string[] = [];
   let start = -1;

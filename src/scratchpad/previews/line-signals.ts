@@ -89,6 +89,15 @@ const LOGCAT_LEVEL = /^\S+\s+\S+\s+\d+\s+\d+\s+([EWF])\s+([^\s:]+)|^([EWF])\/([\
 const MAY_SIGNAL =
   /a(?:bort|lert)|broken|c(?:rit|annot|an't|ouldn't|ould not|orrupt|aused by|ode|ore dump)|d(?:enied|eprecat|eadlock)|e(?:rr|merg|xception|xit)|f(?:ail|atal|orbidden)|i(?:nvalid|llegal)|killed|mismatch|n(?:ot ok|ot found|o such|ot permitted|o test)|o(?:verflow|ut of memory|om[-_]kill)|panic|r(?:efused|ejected|c\W)|s(?:evere|egmentation|tatus\W{0,3}[45]\d\d)|t(?:raceback|imed out|imeout)|u(?:nhandled|ncaught|nable|nexpected|nreachable|nresolved|nauthorized)|violation|warn|h(?:ttp\/\d(?:\.\d)?"? [45]\d\d|ead [45]\d\d)|(?:get|post|put|patch|delete|options) [45]\d\d|[✗✕✘]|^E {3}|<fault|(?:^|\s)[EWF](?:\/|\s)/i;
 
+/**
+ * A global, multi-line form of the cheap test, to find the lines of a whole text that may carry a signal at grep
+ * speed: a line the cheap test passes always holds a match of this one (it may find more: `\s` and `\W` can match
+ * a line end), so running {@link lineSignal} on the lines it finds counts every signal of the text.
+ */
+export function signalCandidates(): RegExp {
+  return new RegExp(MAY_SIGNAL.source, 'gim');
+}
+
 /** Why `line` stands out, or `undefined` when it reports nothing wrong. The strongest rule that matches wins. */
 export function lineSignal(line: string): LineSignal | undefined {
   // Long lines are judged on their first 2,000 characters: a level or an error message comes early.

@@ -45,9 +45,10 @@ interface ElementNode {
 /**
  * The outline of markup: for XML the element tree with how many of each element and the line of the first; for
  * HTML the title, the h1–h3 headings and the element tree down to four levels. Reads the sampled lines once.
+ * With `sampled` (the lines are a sample of a longer text) the counts are lower bounds and say so (`×≥12`).
  * Returns `undefined` unless the text starts with `<`.
  */
-export function markupOutline(lines: readonly SampledLine[]): MarkupOutline | undefined {
+export function markupOutline(lines: readonly SampledLine[], sampled = false): MarkupOutline | undefined {
   const firstLine = lines.find((line) => line.text.trim().length > 0);
   if (
     !firstLine?.text
@@ -114,7 +115,7 @@ export function markupOutline(lines: readonly SampledLine[]): MarkupOutline | un
     for (const child of node.children.values()) {
       const first = child.line === undefined ? '' : ` (first on line ${child.line})`;
       outline.push({
-        text: `${'  '.repeat(depth)}${child.name} ×${formatCount(child.count)}${first}`,
+        text: `${'  '.repeat(depth)}${child.name} ×${sampled ? '≥' : ''}${formatCount(child.count)}${first}`,
         depth,
       });
       visit(child, depth + 1);

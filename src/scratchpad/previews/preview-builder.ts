@@ -1,5 +1,7 @@
 import type { EntryKind } from '../../core/entry.js';
 import type { JsonValue } from '../../core/json.js';
+import type { ContentSample } from './content-sample.js';
+import type { TextTally } from './text-tally.js';
 
 /** One earlier step of the conversation, as the model saw it. */
 export interface PreviewStep {
@@ -27,6 +29,16 @@ export interface PreviewInput {
   /** The parsed value when the result was JSON. */
   json?: JsonValue;
   context: PreviewContext;
+  /**
+   * Exact counts over the whole text ({@link tallyText}), when the caller had them made: a preview that reads a
+   * sample states these instead of estimates (the offloader gives them to the salient preview).
+   */
+  tally?: TextTally;
+  /**
+   * For a result too large to hold, already stored: the sample read from the store (`sampleEntry`); `text` and
+   * `bytes` are then only its start. The `salient` preview reads the sample; other builders see the start.
+   */
+  sample?: ContentSample;
 }
 
 /** One read the preview suggests: a line range (`"A:B"`, negative counts from the end) or a regex (RE2). */

@@ -1,5 +1,6 @@
 import { ScratchpadError } from '../../core/errors.js';
 import { binaryPreview } from './binary-preview.js';
+import { readsWhole } from './content-sample.js';
 import { firstLastLinesPreview } from './first-last-lines-preview.js';
 import { headPreview } from './head-preview.js';
 import { headTailPreview } from './head-tail-preview.js';
@@ -7,6 +8,7 @@ import { jsonStructurePreview } from './json-structure-preview.js';
 import { readJsonText } from './json-text.js';
 import type { PreviewBuilder, PreviewInput, PreviewName, PreviewText } from './preview-builder.js';
 import { salientPreview } from './salient-preview.js';
+import { type TallyOptions, tallyText } from './text-tally.js';
 
 /**
  * The built-in previews by name. Every one answers a binary result with the binary note (a textual preview of
@@ -42,6 +44,21 @@ export function resolvePreview(preview: PreviewName | PreviewBuilder): PreviewBu
 export function buildPreview(builder: PreviewBuilder, input: PreviewInput): PreviewText {
   const built = builder(input);
   return typeof built === 'string' ? { text: built } : built;
+}
+
+/**
+ * Runs a builder on a result as an offload does: the salient preview of a text it reads only a sample of gets the
+ * exact counts of the whole text first ({@link tallyText}, at grep speed, without stalling the event loop), so the
+ * numbers it shows are the whole text's, not the sample's. Other builders run as {@link buildPreview} runs them.
+ */
+export async function buildWholePreview(
+  builder: PreviewBuilder,
+  input: PreviewInput,
+  tallyOptions?: TallyOptions,
+): Promise<PreviewText> {
+  const wantsTally = builder === PREVIEW_BUILDERS.salient && input.kind === 'text' && !readsWhole(input.text);
+  const tally = wantsTally ? await tallyText(input.text, tallyOptions) : undefined;
+  return buildPreview(builder, tally ? { ...input, tally } : input);
 }
 
 function textOnly(builder: (input: PreviewInput) => string | PreviewText): PreviewBuilder {

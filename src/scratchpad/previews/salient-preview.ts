@@ -1,5 +1,5 @@
 import { escapeRegex } from '../../core/escape-regex.js';
-import { formatBytes, formatCount } from '../../core/format.js';
+import { formatCount } from '../../core/format.js';
 import { type ContentForm, contentForm } from './content-form.js';
 import { type ContentSample, type SampledLine, type SampleOptions, sampleContent } from './content-sample.js';
 import { identifiersIn } from './identifiers.js';
@@ -8,9 +8,12 @@ import { type LineSignal, lineSignal, type Severity } from './line-signals.js';
 import { type NewName, nameRank, newNameIndex } from './name-index.js';
 import type { PreviewInput, PreviewRead, PreviewText } from './preview-builder.js';
 import { fitSections, type PreviewSection, type SectionLine } from './preview-sections.js';
-import { groupSignals, type StandOut, sortStandOuts } from './stand-outs.js';
+import { approx, type SampleEstimate, sampleEstimate } from './sample-estimate.js';
+import { type StandOut, sortStandOuts } from './stand-outs.js';
 import { taskLines } from './task-lines.js';
 import { textOutline } from './text-outline.js';
+import type { TextTally } from './text-tally.js';
+import { signalStandOuts } from './whole-counts.js';
 
 /** Options for {@link salientPreview}. */
 export interface SalientPreviewOptions {
@@ -51,25 +54,30 @@ export function salientBudget(chars: number): number {
  * a bounded sample (see {@link sampleContent}), so the cost does not grow with the result.
  */
 export function salientPreview(input: PreviewInput, options: SalientPreviewOptions = {}): PreviewText {
-  const maxChars = options.maxChars ?? salientBudget(input.text.length);
+  const maxChars = options.maxChars ?? salientBudget(input.sample?.totalChars ?? input.text.length);
   // A small preview clips lines shorter, so that a long first line still shows its start.
   const maxLineChars = options.maxLineChars ?? Math.min(320, Math.max(60, Math.floor(maxChars / 3)));
-  const sample = sampleContent(input.text, options.sample);
+  const sample = input.sample ?? sampleContent(input.text, options.sample);
   const lines = sample.lines;
   const texts = lines.map((line) => line.text);
+  // Counts read from a sample are estimates for the whole text, marked as such, unless the tally has them exactly.
+  const estimate = sampleEstimate(sample, input.bytes.byteLength);
+  const tally = estimate && input.tally?.chars === input.text.length ? input.tally : undefined;
   const form = contentForm(input.text, sample, input.json, {
     exampleChars: Math.min(800, Math.max(120, Math.round(maxChars / 6))),
     headerChars: 2000,
+    ...(estimate ? { estimate } : {}),
   });
   const textual = form.kind === 'text' || form.kind === 'table';
   const kinds = form.kind === 'json' ? undefined : mineLineKinds(texts);
   const signals = lines.map((line) => lineSignal(line.text));
   const minSeverity: Severity = textual ? 1 : 2;
+  const totalLines = tally?.lines ?? (estimate ? estimate.scale(lines.length) : lines.length);
   // Problem words on a large share of the lines are what the text is about, not what stands out in it.
   const standOuts = sortStandOuts([
     ...form.standOuts,
-    ...groupSignals(signals, kinds?.kindOf, texts, minSeverity).filter(
-      (group) => group.severity > 1 || group.count <= Math.max(3, lines.length * 0.02),
+    ...signalStandOuts({ texts, signals, kinds, minSeverity, tally, estimate }).filter(
+      (group) => group.severity > 1 || group.count <= Math.max(3, totalLines * 0.02),
     ),
   ]);
   const format = (index: number, extra = '') =>
@@ -96,9 +104,14 @@ export function salientPreview(input: PreviewInput, options: SalientPreviewOptio
           rank: order,
         }))
       : [];
-  const describing = [{ text: describe(form, sample, kinds, signals, minSeverity) }, ...form.shape];
+  const describing = [
+    { text: describe(form, sample, kinds, signals, minSeverity, estimate, tally) },
+    ...form.shape,
+  ];
   const shape = section('', describing, 1 + minShape(form));
-  const standing = section('Stands out ([×N]: N lines of that kind):', standOutLines, 3);
+  const estimatedNote =
+    estimate && standOuts.some((group) => group.estimated) ? `; ≈ ${estimate.note.slice(1, -1)}` : '';
+  const standing = section(`Stands out ([×N]: N lines of that kind${estimatedNote}):`, standOutLines, 3);
   const head = section(
     'First lines:',
     numbered(first, (order) => order),
@@ -145,7 +158,12 @@ export function salientPreview(input: PreviewInput, options: SalientPreviewOptio
     (a, b) =>
       nameRank(b, inStandOuts, input.context) - nameRank(a, inStandOuts, input.context) || a.index - b.index,
   );
-  const indexed = section('New names:', nameLines(ranked, lines), 3);
+  const families = estimate && ranked.some((item) => item.family > 1);
+  const indexed = section(
+    families ? `New names (×≈N: about N like it, ${estimate.note.slice(1, -1)}):` : 'New names:',
+    nameLines(ranked, lines, estimate !== undefined),
+    3,
+  );
   const text = layout(
     [shape, standing, indexed, head, outlined, tail, rarest, asked],
     [shape, head, tail, outlined, standing, rarest, asked, indexed],
@@ -173,33 +191,47 @@ function describe(
   kinds: LineKinds | undefined,
   signals: ReadonlyArray<LineSignal | undefined>,
   minSeverity: Severity,
+  estimate: SampleEstimate | undefined,
+  tally: TextTally | undefined,
 ): string {
   const parts: string[] = [];
   if (form.label) parts.push(form.label.replace(/:$/, ''));
   else {
     const nonBlank = sample.lines.filter((line) => line.text.trim().length > 0).length;
     const repetitive = kinds && nonBlank >= 30 && kinds.kinds.length <= 0.3 * nonBlank;
-    const count = sample.lines.length;
-    const size = `${sample.complete ? '' : '≥'}${formatCount(count)} line${count === 1 ? '' : 's'}`;
-    parts.push(
-      `Text, ${size}${repetitive ? ` of ${formatCount(kinds.kinds.length)} kinds (repetitive, like a log)` : ''}`,
-    );
+    const count = tally?.lines ?? (estimate ? estimate.scale(sample.lines.length) : sample.lines.length);
+    const size =
+      estimate && !tally
+        ? `${approx(count)} lines ${estimate.note}`
+        : `${formatCount(count)} line${count === 1 ? '' : 's'}`;
+    const kindCount = kinds?.kinds.length ?? 0;
+    const kindsSaid = !repetitive
+      ? ''
+      : estimate
+        ? ` of ${approx(kindCount)} kinds ${estimate.note}, repetitive like a log`
+        : ` of ${formatCount(kindCount)} kinds (repetitive, like a log)`;
+    parts.push(`Text, ${size}${kindsSaid}`);
   }
   const counts = [0, 0, 0, 0, 0];
-  for (const signal of signals) {
-    if (signal && signal.severity >= minSeverity)
-      counts[signal.severity] = (counts[signal.severity] ?? 0) + 1;
+  // Exact over the whole text when the tally has them; else the sample's, then an estimate unless it is the whole.
+  const levels = tally?.severities;
+  if (levels) for (let severity = 1; severity <= 4; severity++) counts[severity] = levels[severity] ?? 0;
+  else {
+    for (const signal of signals) {
+      if (signal) counts[signal.severity] = (counts[signal.severity] ?? 0) + 1;
+    }
   }
   const said = [4, 3, 2, 1]
-    .filter((severity) => (counts[severity] ?? 0) > 0)
-    .map(
-      (severity) =>
-        `${formatCount(counts[severity] as number)} ${SEVERITY_NAMES[severity]} line${counts[severity] === 1 ? '' : 's'}`,
-    );
-  if (said.length > 0) parts.push(said.join(', '));
-  if (!sample.complete) {
+    .filter((severity) => severity >= minSeverity && (counts[severity] ?? 0) > 0)
+    .map((severity) => {
+      const count = counts[severity] as number;
+      if (estimate && !levels) return `${approx(estimate.scale(count))} ${SEVERITY_NAMES[severity]} lines`;
+      return `${formatCount(count)} ${SEVERITY_NAMES[severity]} line${count === 1 ? '' : 's'}`;
+    });
+  if (said.length > 0) parts.push(`${said.join(', ')}${estimate && !levels ? ` ${estimate.note}` : ''}`);
+  if (estimate) {
     parts.push(
-      `read from a ${formatBytes(sample.sampledChars)} sample of ${formatBytes(sample.totalChars)} (start, middle windows, end; line numbers below 0 count from the end, ~ marks a middle window)`,
+      `read from a ${estimate.sampled} sample of ${estimate.whole} (start, middle windows, end; line numbers below 0 count from the end, ~ marks a middle window)`,
     );
   }
   return `${parts.join('; ')}:`;
@@ -255,7 +287,14 @@ function standOutSection(
     const index = fresh.find((candidate) => !elsewhere.has(candidate)) ?? fresh[0];
     if (index === undefined) continue;
     used.add(index);
-    const own = format(index, group.count > 1 ? ` [×${formatCount(group.count)}]` : '');
+    const own = format(
+      index,
+      group.estimated
+        ? ` [×${approx(group.count)}]`
+        : group.count > 1
+          ? ` [×${formatCount(group.count)}]`
+          : '',
+    );
     const parent = parentOf(lines, index);
     const showParent = parent !== undefined && !used.has(parent);
     if (showParent) used.add(parent);
@@ -309,7 +348,11 @@ function rareLines(
  * Index lines: the best-ranked names first, eight to a line, each labelled with the lines its names start on; a
  * name standing for a family of similar names says how many (`subdir10 ×54`).
  */
-function nameLines(ranked: readonly NewName[], lines: readonly SampledLine[]): SectionLine[] {
+function nameLines(
+  ranked: readonly NewName[],
+  lines: readonly SampledLine[],
+  sampled: boolean,
+): SectionLine[] {
   const out: Array<{ line: SectionLine; at: number }> = [];
   for (let start = 0; start < ranked.length && out.length < 60; start += NAMES_PER_LINE) {
     const group = ranked.slice(start, start + NAMES_PER_LINE).sort((a, b) => a.index - b.index);
@@ -318,7 +361,9 @@ function nameLines(ranked: readonly NewName[], lines: readonly SampledLine[]): S
     const numberedRange = /^\d+$/.test(firstLabel) && /^\d+$/.test(lastLabel) && firstLabel !== lastLabel;
     const where = numberedRange ? `${firstLabel}-${lastLabel}` : firstLabel;
     const names = group.map((item) =>
-      item.family > 1 ? `${item.name} ×${formatCount(item.family)}` : item.name,
+      item.family > 1
+        ? `${item.name} ×${sampled ? approx(item.family) : formatCount(item.family)}`
+        : item.name,
     );
     out.push({
       line: { text: `  ${where}: ${names.join(' ')}`, rank: out.length },

@@ -10,6 +10,13 @@ export interface StandOut {
   severity: Severity | 0;
   /** What a grep for the group can use (`ERROR`, `not ok`, `"Sex": "."`). */
   signal: string;
+  /** True when `count` is an estimate for the whole text from a sample of it (shown `[×≈N]`). */
+  estimated?: boolean;
+}
+
+/** The key lines of one group share: their kind, or for a line of no kind its text with digits masked. */
+export function signalGroupKey(kind: number | undefined, text: string): string {
+  return kind !== undefined && kind >= 0 ? `k${kind}` : `t${maskDigits(text)}`;
 }
 
 /**
@@ -26,8 +33,7 @@ export function groupSignals(
   const groups = new Map<string, StandOut>();
   signals.forEach((signal, index) => {
     if (!signal || signal.severity < minSeverity) return;
-    const kind = kindOf?.[index];
-    const key = kind !== undefined && kind >= 0 ? `k${kind}` : `t${maskDigits(texts[index] ?? '')}`;
+    const key = signalGroupKey(kindOf?.[index], texts[index] ?? '');
     const group = groups.get(key);
     if (!group) {
       groups.set(key, { indexes: [index], count: 1, severity: signal.severity, signal: signal.signal });
@@ -50,6 +56,17 @@ export function sortStandOuts(groups: StandOut[]): StandOut[] {
   );
 }
 
+/** The line's start with digit runs as `0` (its first 300 characters once masked, of its first 2,000). */
 function maskDigits(text: string): string {
-  return (text.length > 300 ? text.slice(0, 300) : text).replace(/\d+/g, '0');
+  const masked = signalShape(text);
+  return masked.length > 300 ? masked.slice(0, 300) : masked;
+}
+
+/**
+ * What a signal line is grouped by, with nothing of its own numbers: its first 2,000 characters with each run of
+ * digits as `0`. Lines of one shape have the same words once varying ones are masked, so they share a kind and a
+ * group; a whole text's signal lines are counted by shape ({@link tallyText}).
+ */
+export function signalShape(line: string): string {
+  return (line.length > 2000 ? line.slice(0, 2000) : line).replace(/\d+/g, '0');
 }

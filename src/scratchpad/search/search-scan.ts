@@ -23,6 +23,9 @@ export async function searchByScan(
   // An alternation of literals: V8's engine runs it without backtracking blow-up, and one global match per chunk
   // finds every occurrence.
   const pattern = new RegExp(terms.map(escapeRegex).join('|'), 'giu');
+  // Case-insensitive matching maps a character to one of the same length, but a match may take a UTF-16 unit more
+  // or less per character than its term: twice the longest term holds any match.
+  const carryLength = 2 * Math.max(...terms.map((term) => term.length));
   const records = (await driver.doListEntries({ session })).filter((record) => record.kind === 'text');
   const stats: Array<{ record: EntryRecord; counts: Map<string, number>; snippet: string }> = [];
   let sliceStart = performance.now();
@@ -32,19 +35,19 @@ export async function searchByScan(
     for (const term of terms)
       if (record.name.toLowerCase().includes(term)) counts.set(term, (counts.get(term) ?? 0) + 1);
     const cursor = new ChunkCursor(driver, record);
+    // The end of the text before each chunk, searched again with it, so a term a chunk boundary cuts is found;
+    // a match that ends inside it was counted with the chunk before.
+    let carry = '';
     for (let seq = 0; seq < record.chunkCount; seq += 16) {
       for (const chunk of await cursor.chunks(seq, seq + 16)) {
-        const text = decodeUtf8(chunk.data);
-        const found = text.match(pattern);
-        for (const match of found ?? []) {
-          const term = match.toLowerCase();
+        const text = carry + decodeUtf8(chunk.data);
+        for (const match of text.matchAll(pattern)) {
+          if (match.index + match[0].length <= carry.length) continue;
+          const term = match[0].toLowerCase();
           counts.set(term, (counts.get(term) ?? 0) + 1);
+          if (snippet === '') snippet = makeSnippet(text, match.index, match[0].length, terms);
         }
-        if (found !== null && snippet === '') {
-          pattern.lastIndex = 0;
-          const first = pattern.exec(text);
-          if (first !== null) snippet = makeSnippet(text, first.index, first[0].length, terms);
-        }
+        carry = text.slice(-carryLength);
         // An in-memory driver answers without I/O, so nothing else would give the event loop a turn.
         if (performance.now() - sliceStart > SCAN_SLICE_MS) {
           await new Promise((resolve) => setImmediate(resolve));

@@ -1,6 +1,6 @@
 import { Buffer } from 'node:buffer';
 import { ScratchpadError } from '../../core/errors.js';
-import { encodeStringPieces } from '../../core/utf8.js';
+import { encodeStringPieces, isWellFormedText, loneSurrogates } from '../../core/utf8.js';
 
 /**
  * Content a caller can write: a string, bytes, or a stream of either (Node stream, web `ReadableStream`,
@@ -26,7 +26,7 @@ export function isStringInput(input: ContentInput): input is string {
  * the common small write skips its machinery. `undefined` for a stream.
  */
 export function wholePieces(input: ContentInput): Iterable<Uint8Array> | undefined {
-  if (typeof input === 'string') return encodeStringPieces(input, STRING_PIECE);
+  if (typeof input === 'string') return encodeText(input, 0);
   if (input instanceof Uint8Array) return [input];
   if (input instanceof ArrayBuffer) return [new Uint8Array(input)];
   return undefined;
@@ -35,7 +35,7 @@ export function wholePieces(input: ContentInput): Iterable<Uint8Array> | undefin
 /** Normalizes any {@link ContentInput} into byte pieces. */
 export async function* contentPieces(input: ContentInput): AsyncGenerator<Uint8Array> {
   if (typeof input === 'string') {
-    yield* encodeStringPieces(input, STRING_PIECE);
+    yield* encodeText(input, 0);
     return;
   }
   if (input instanceof Uint8Array) {
@@ -48,18 +48,23 @@ export async function* contentPieces(input: ContentInput): AsyncGenerator<Uint8A
   }
   if (isReadableStream(input)) {
     const reader = input.getReader();
+    const text = new SurrogateCarry();
     try {
       for (;;) {
         const { done, value } = await reader.read();
-        if (done) return;
-        yield* piecesOf(value);
+        if (done) break;
+        yield* piecesOf(value, text);
       }
     } finally {
       reader.releaseLock();
     }
+    yield* text.flush();
+    return;
   }
   if (isIterable(input) || isAsyncIterable(input)) {
-    for await (const piece of input as AsyncIterable<string | Uint8Array>) yield* piecesOf(piece);
+    const text = new SurrogateCarry();
+    for await (const piece of input as AsyncIterable<string | Uint8Array>) yield* piecesOf(piece, text);
+    yield* text.flush();
     return;
   }
   throw new ScratchpadError('INVALID_ARGUMENT', `Cannot write content of type ${describe(input)}.`, {
@@ -67,11 +72,69 @@ export async function* contentPieces(input: ContentInput): AsyncGenerator<Uint8A
   });
 }
 
-function* piecesOf(piece: unknown): Generator<Uint8Array> {
-  if (typeof piece === 'string') yield* encodeStringPieces(piece, STRING_PIECE);
-  else if (piece instanceof Uint8Array) yield piece;
-  else if (piece instanceof ArrayBuffer) yield new Uint8Array(piece);
-  else {
+/**
+ * The string pieces of a stream, encoded so that a surrogate pair cut between two pieces (a piece ending with the
+ * high half of 😀, the next starting with its low half) is encoded as the one character it is: a piece's last high
+ * surrogate waits for the next piece.
+ */
+class SurrogateCarry {
+  #pending = '';
+  /** UTF-16 units of text encoded so far, for where a lone surrogate is. */
+  #encoded = 0;
+
+  *encode(piece: string): Generator<Uint8Array> {
+    let text = this.#pending ? this.#pending + piece : piece;
+    this.#pending = '';
+    const last = text.charCodeAt(text.length - 1);
+    if (last >= 0xd800 && last <= 0xdbff) {
+      this.#pending = text.slice(-1);
+      text = text.slice(0, -1);
+    }
+    if (!text) return;
+    yield* encodeText(text, this.#encoded);
+    this.#encoded += text.length;
+  }
+
+  /** What is held back, before bytes or at the end: a high surrogate no low one followed, which is refused. */
+  *flush(): Generator<Uint8Array> {
+    if (!this.#pending) return;
+    const pending = this.#pending;
+    this.#pending = '';
+    yield* encodeText(pending, this.#encoded);
+    this.#encoded += pending.length;
+  }
+}
+
+/**
+ * The UTF-8 pieces of `text`, which starts `before` UTF-16 units into the content. Stored text is UTF-8, which has
+ * no way to hold a lone UTF-16 surrogate (half of a pair, as a cut in the middle of an emoji leaves): such text is
+ * refused before anything is stored rather than stored changed (its encoding would put U+FFFD in its place).
+ */
+function encodeText(text: string, before: number): Generator<Buffer> {
+  if (!isWellFormedText(text)) {
+    const at = loneSurrogates(text, 1)[0] as number;
+    const unit = text.charCodeAt(at).toString(16).toUpperCase();
+    throw new ScratchpadError(
+      'INVALID_ARGUMENT',
+      `The text has a lone UTF-16 surrogate (U+${unit}) at character ${before + at}: stored text is UTF-8, which cannot hold half of a surrogate pair.`,
+      {
+        hint: 'Send the whole character, or replace the half (String.prototype.toWellFormed() puts U+FFFD there); to keep exact UTF-16, store JSON.stringify(text) or bytes.',
+        details: { index: before + at, codeUnit: `U+${unit}` },
+      },
+    );
+  }
+  return encodeStringPieces(text, STRING_PIECE);
+}
+
+function* piecesOf(piece: unknown, text: SurrogateCarry): Generator<Uint8Array> {
+  if (typeof piece === 'string') yield* text.encode(piece);
+  else if (piece instanceof Uint8Array) {
+    yield* text.flush();
+    yield piece;
+  } else if (piece instanceof ArrayBuffer) {
+    yield* text.flush();
+    yield new Uint8Array(piece);
+  } else {
     throw new ScratchpadError('INVALID_ARGUMENT', `A content stream yielded ${describe(piece)}.`, {
       hint: 'Streams must yield strings or bytes.',
     });

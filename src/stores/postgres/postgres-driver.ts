@@ -109,6 +109,8 @@ export interface PostgresDriverConfig {
  */
 export class PostgresDriver implements StoreDriver {
   readonly backend = 'postgres';
+  /** Replaced and deleted content is retired, kept for readers until a sweep past its wait releases it. */
+  readonly keepsContentForReaders = true;
   /**
    * 64 KiB: the server reads a chunk's `bytea` whole (it fetches every TOAST row of the value and decompresses
    * it), so a slice read costs its chunk, not its slice. A 2,000-character range of a 100 MiB log, 640 reads in

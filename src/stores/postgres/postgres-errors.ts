@@ -145,11 +145,6 @@ export function toStoreError(error: unknown, target: PostgresTarget): unknown {
   return error;
 }
 
-/** True for the unique-violation error a concurrent insert of the same key raises. */
-export function isUniqueViolation(error: unknown): boolean {
-  return (error as { code?: unknown } | null)?.code === '23505';
-}
-
 /** True when the connection itself is broken, so it must not go back to the pool. */
 export function isConnectionFailure(
   error: unknown,

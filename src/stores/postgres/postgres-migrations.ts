@@ -1,4 +1,5 @@
 import { ScratchpadError } from '../../core/errors.js';
+import { postgresSegmentedClass, SEAM_CHARS, SEGMENT_BREAK } from '../../core/script-segments.js';
 import { formatTarget, type PostgresTarget } from './postgres-errors.js';
 import {
   describeLockHolders,
@@ -7,7 +8,7 @@ import {
   retryOnLockTimeout,
 } from './postgres-lock-wait.js';
 import type { PostgresClient, PostgresPool } from './postgres-pool.js';
-import { splitJoinedWords } from './postgres-schema.js';
+import { splitJoinedWords, sqlString } from './postgres-schema.js';
 import { withTransaction } from './postgres-transaction.js';
 import { writeEntryFunction } from './postgres-write-entry.js';
 
@@ -238,6 +239,38 @@ export const MIGRATIONS: readonly Migration[] = [
          RAISE EXCEPTION 'locate_chunk: no axis %', p_axis;
        END
        $fn$`,
+    ],
+  },
+  {
+    // Search finds every word (core/script-segments.ts), as SQLite's migration 10. `segment_scripts` puts a
+    // zero-width space around each CJK and Thai character (the parser made one word of `エラーが発生しました`),
+    // for the indexed text and the query words alike; `seam_prefix` is the end of a chunk (its last run of
+    // non-space characters) that the next chunk's tsvector starts with, so a word a chunk boundary cuts is whole
+    // in one tsvector; `index_tsvector` is a chunk's tsvector from both. Every tsvector is dropped: the next
+    // searches of a session index it again in the background, and say how far they got meanwhile. `OR REPLACE`:
+    // a store made at a later version and set back (as tests do) runs it again.
+    version: 9,
+    statements: (s) => [
+      `CREATE OR REPLACE FUNCTION ${s}.segment_scripts(words text) RETURNS text
+        LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $fn$
+        SELECT regexp_replace(words, ${sqlString(`(${postgresSegmentedClass()})`)},
+          ${sqlString(`${SEGMENT_BREAK}\\1${SEGMENT_BREAK}`)}, 'g')
+        $fn$`,
+      `CREATE OR REPLACE FUNCTION ${s}.seam_prefix(body text) RETURNS text
+        LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $fn$
+        SELECT substring(right(body, ${SEAM_CHARS}) FROM '\\S*$')
+        $fn$`,
+      `CREATE OR REPLACE FUNCTION ${s}.index_tsvector(seam text, data bytea) RETURNS tsvector
+        LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $fn$
+        DECLARE
+          words text := ${s}.segment_scripts(${splitJoinedWords(`(coalesce(seam, '') || ${s}.chunk_text(data))`)});
+        BEGIN
+          RETURN to_tsvector('simple', words);
+        EXCEPTION WHEN program_limit_exceeded THEN
+          RETURN to_tsvector('simple', left(words, 65536));
+        END
+        $fn$`,
+      `UPDATE ${s}.chunk_data SET tsv = NULL WHERE tsv IS NOT NULL`,
     ],
   },
 ];

@@ -1,5 +1,6 @@
 import { queryTerms } from '../../core/query-terms.js';
 import { setNewest } from '../../core/recent-map.js';
+import { markSegmentedTerms, unsegmentScripts } from '../../core/script-segments.js';
 import type { DriverSearchHit, DriverSearchRequest, IndexingProgress } from '../driver.js';
 import type { PostgresQueryable } from './postgres-pool.js';
 import { entryColumns, toEntryRecord } from './postgres-records.js';
@@ -54,7 +55,9 @@ export async function searchSession(
     for (const row of found.rows) {
       snippets.set(
         String(row.content_id),
-        restoreHeadline(String(row.piece), String(row.headline)).replace(/\s+/g, ' ').trim(),
+        markSegmentedTerms(restoreHeadline(String(row.piece), unsegmentScripts(String(row.headline))), terms)
+          .replace(/\s+/g, ' ')
+          .trim(),
       );
     }
   }
@@ -124,7 +127,7 @@ export class PostgresIndexing {
     const s = this.#s;
     const result = await this.#db.query(
       `WITH pending AS (
-           SELECT d.id, e.name, c.seq FROM ${s}.entries e
+           SELECT d.id, e.name, c.content_id, c.seq FROM ${s}.entries e
            JOIN ${s}.chunks c ON c.content_id = e.content_id AND c.seq < e.chunk_count
              AND c.seq >= CASE WHEN e.name = $3 THEN $4::bigint ELSE 0 END
            JOIN ${s}.chunk_data d ON d.id = c.data_id
@@ -133,7 +136,7 @@ export class PostgresIndexing {
            LIMIT $2
            FOR UPDATE OF d SKIP LOCKED
          )
-         UPDATE ${s}.chunk_data d SET tsv = ${s}.chunk_tsvector(d.data)
+         UPDATE ${s}.chunk_data d SET tsv = ${s}.index_tsvector(${seamSql(s, 'pending.content_id', 'pending.seq')}, d.data)
          FROM pending CROSS JOIN (SELECT ${ASYNC_COMMIT}) relaxed WHERE d.id = pending.id
          RETURNING pending.name, pending.seq`,
       [session, INDEX_BATCH, from.name, from.seq],
@@ -167,17 +170,29 @@ export async function indexingProgress(
   return { done: Number(result.rows[0]?.done ?? 0), total: Number(result.rows[0]?.total ?? 0) };
 }
 
-/** The terms in parameter `terms` as one OR query; NULL when no term has a lexeme, which matches nothing. */
-function querySql(terms: string): string {
+/**
+ * The end of the chunk before chunk `seq` of `content` (NULL for the first), which that chunk is indexed after so
+ * a word the boundary cuts is whole in one tsvector (`seam_prefix`, migration 9).
+ */
+function seamSql(s: string, content: string, seq: string): string {
+  return `(SELECT ${s}.seam_prefix(${s}.chunk_text(pd.data)) FROM ${s}.chunks pc
+    JOIN ${s}.chunk_data pd ON pd.id = pc.data_id WHERE pc.content_id = ${content} AND pc.seq = ${seq} - 1)`;
+}
+
+/**
+ * The terms in parameter `terms` as one OR query; NULL when no term has a lexeme, which matches nothing. Each term
+ * is a phrase of its words, CJK and Thai characters segmented as the index segments them (`segment_scripts`).
+ */
+function querySql(s: string, terms: string): string {
   return `SELECT string_agg(part::text, ' | ')::tsquery AS q
-    FROM (SELECT plainto_tsquery('simple', term) AS part FROM unnest(${terms}::text[]) AS term) parts
+    FROM (SELECT phraseto_tsquery('simple', ${s}.segment_scripts(term)) AS part FROM unnest(${terms}::text[]) AS term) parts
     WHERE numnode(part) > 0`;
 }
 
 function rankSql(s: string): string {
   // Indexed chunks only, through the GIN index: computing the missing tsvectors here would make a first search
   // over a large session wait for all of them.
-  return `WITH query AS (${querySql('$2')}),
+  return `WITH query AS (${querySql(s, '$2')}),
     candidates AS (SELECT content_id, chunk_count, name FROM ${s}.entries WHERE session = $1 AND kind = 'text'),
     chunk_hits AS (
       SELECT c.content_id, c.seq, ts_rank_cd(d.tsv, query.q) AS rank
@@ -232,15 +247,17 @@ export function restoreHeadline(piece: string, headline: string): string {
 function snippetSql(s: string): string {
   // The window starts a little before the first occurrence of any term, so ts_headline parses a few hundred
   // characters instead of the whole chunk.
-  return `WITH query AS (${querySql('$1')})
+  return `WITH query AS (${querySql(s, '$1')})
     SELECT t.content_id, w.piece,
-      ts_headline('simple', translate(w.piece, ${sqlString(HEADLINE_BREAKS)}, ${sqlString(' '.repeat(HEADLINE_BREAKS.length))}),
+      ts_headline('simple', ${s}.segment_scripts(translate(w.piece, ${sqlString(HEADLINE_BREAKS)}, ${sqlString(' '.repeat(HEADLINE_BREAKS.length))})),
         query.q, 'StartSel=[, StopSel=], MaxWords=30, MinWords=12') AS headline
     FROM unnest($2::text[], $3::int[]) AS t(content_id, seq)
     JOIN ${s}.chunks c ON c.content_id = t.content_id AND c.seq = t.seq
     JOIN ${s}.chunk_data d ON d.id = c.data_id
     CROSS JOIN query
-    CROSS JOIN LATERAL (SELECT ${s}.chunk_text(d.data) AS body OFFSET 0) x
+    CROSS JOIN LATERAL (
+      SELECT coalesce(${seamSql(s, 't.content_id', 't.seq')}, '') || ${s}.chunk_text(d.data) AS body OFFSET 0
+    ) x
     CROSS JOIN LATERAL (SELECT lower(x.body) AS lowered OFFSET 0) y
     CROSS JOIN LATERAL (
       SELECT min(nullif(strpos(y.lowered, term), 0)) AS at FROM unnest($1::text[]) AS term

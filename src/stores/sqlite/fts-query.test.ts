@@ -6,7 +6,10 @@ import { openRawConnection } from './test-fixtures/raw-connection.js';
 describe('toFtsQuery', () => {
   it('quotes each word and joins them with OR', () => {
     expect(toFtsQuery('Database migration')).toBe('"database" OR "migration"');
-    expect(toFtsQuery('café naïve 東京 x2')).toBe('"café" OR "naïve" OR "東京" OR "x2"');
+    // A CJK word is a phrase of its characters, each between zero-width spaces, as the index segments them.
+    expect(toFtsQuery('café naïve 東京 x2')).toBe(
+      '"café" OR "naïve" OR "\u200b東\u200b\u200b京\u200b" OR "x2"',
+    );
     expect(toFtsQuery('error error ERROR')).toBe('"error"');
   });
 

@@ -35,7 +35,7 @@ describe('ranking in slices of chunk ids', () => {
     await pad.write('s2', 'other-session', words(400, 99));
     let result = await pad.search('s1', 'amber');
     while (result.indexing) result = await pad.search('s1', 'amber');
-    const search = new SearchIndex(database);
+    const search = new SearchIndex(database, undefined);
     const last = search.lastChunk();
     expect(last).toBeGreaterThan(1500);
     for (const query of ['amber', 'basalt OR jade', '"cobalt dune"', 'entry']) {

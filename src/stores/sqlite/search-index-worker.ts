@@ -44,8 +44,9 @@ const writersWaiting = new Int32Array(waitingWriters);
 const database = openSqliteConnection(path, { mustExist: true });
 // The store's own settings: its busy timeout (this thread may block), durability, foreign keys, WAL size.
 configureDatabase(database, busyTimeoutMs);
-registerChunkTextFunction(database, new BlobDirectory(path));
-const search = new SearchIndex(database);
+const blobs = new BlobDirectory(path);
+registerChunkTextFunction(database, blobs);
+const search = new SearchIndex(database, blobs);
 const transaction = new ImmediateTransaction(database, busyTimeoutMs);
 
 function step(request: IndexRequest): number {

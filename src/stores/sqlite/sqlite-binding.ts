@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { ScratchpadError } from '../../core/errors.js';
-import type { SqliteDatabase, SqliteRunResult, SqliteStatement } from './sqlite-database.js';
+import type { SqliteDatabase, SqliteRunResult, SqliteStatement } from './sqlite-connection.js';
 import { resultCodeName } from './sqlite-result-codes.js';
 
 /**

@@ -1,6 +1,7 @@
 import type { Chunk, ChunkAxis } from '../../core/chunk.js';
 import type { EntryRecord, SessionInfo } from '../../core/entry.js';
 import { ScratchpadError } from '../../core/errors.js';
+import { queryTerms } from '../../core/query-terms.js';
 import { BackgroundIndexer, SEARCH_INDEX_WAIT_MS } from '../background-indexer.js';
 import { type ChunkCompression, decodeChunks, resolveCompression, type StoredChunk } from '../chunk-codec.js';
 import type {
@@ -132,6 +133,8 @@ export const RETIRED_CONTENT_RETENTION_MS = 10 * 60 * 1000;
  */
 export class SqliteDriver implements StoreDriver {
   readonly backend = 'sqlite';
+  /** Replaced and deleted content is retired, kept for readers until a sweep past its wait releases it. */
+  readonly keepsContentForReaders = true;
   /** The file (or `:memory:`) this driver stores in. */
   readonly path: string;
   readonly #database: SqliteDatabase;
@@ -205,7 +208,7 @@ export class SqliteDriver implements StoreDriver {
       );
       this.#entries = new EntryTable(this.#database);
       this.#chunks = new ChunkStore(this.#database, this.#blobs);
-      this.#search = new SearchIndex(this.#database);
+      this.#search = new SearchIndex(this.#database, this.#blobs);
       this.#indexThread =
         this.#ownsDatabase && this.#blobs
           ? new IndexThread(this.path, {
@@ -252,6 +255,7 @@ export class SqliteDriver implements StoreDriver {
   async doStage(session: string): Promise<ContentSink> {
     // No row yet: the first step that stores something for it creates it, else the commit does.
     this.#assertOpen();
+    this.#reserve?.assertRoomForWrite(this.path);
     const content = await this.#contentIds.next();
     const writer = new StagingWriter(
       { content, session, createdAt: this.#now(), stored: false },
@@ -265,6 +269,7 @@ export class SqliteDriver implements StoreDriver {
     const staging = request.mode === 'metadata' ? undefined : contentKey(request.stagingId);
     const writer = staging === undefined ? undefined : this.#writers.get(staging);
     let rows: StagedRows = { inline: [], external: [] };
+    this.#reserve?.assertRoomForWrite(this.path);
     if (writer) {
       this.#assertOpen();
       try {
@@ -408,6 +413,7 @@ export class SqliteDriver implements StoreDriver {
 
   async doSearch(request: DriverSearchRequest): Promise<DriverSearchResult> {
     const query = toFtsQuery(request.query);
+    const terms = queryTerms(request.query);
     if (query === undefined || request.limit <= 0) return { hits: [] };
     const complete = await this.#indexer.indexFor(request.session, SEARCH_INDEX_WAIT_MS);
     // How far indexing got is read before the ranking: the index thread may finish between the two, and a
@@ -431,7 +437,8 @@ export class SqliteDriver implements StoreDriver {
       hits.push({
         record: entry.record,
         score: -entry.rank,
-        snippet: (await this.#read(() => this.#search.snippet(query, entry.chunk))) || entry.record.name,
+        snippet:
+          (await this.#read(() => this.#search.snippet(query, entry.chunk, terms))) || entry.record.name,
       });
     }
     return progress !== undefined && progress.done < progress.total ? { hits, indexing: progress } : { hits };
@@ -548,8 +555,9 @@ export class SqliteDriver implements StoreDriver {
    * before they free any: when one fails with `STORE_FULL`, the disk reserve is released and it runs once more.
    * On a full or nearly full disk (less room than twice the reserve, or that failure) it purges retired contents
    * without waiting for their readers' grace period, so their side files give the space back at once, and
-   * checkpoints the WAL (so the freed pages are reused); the reserve is written again if there is room. Writes
-   * never get here: they fail cleanly and leave the reserve for this.
+   * checkpoints the WAL (so the freed pages are reused); the reserve is written again if there is room, and at
+   * the latest before the next write or index step (which fail cleanly with `STORE_FULL` when it does not fit).
+   * Writes never get here: they never take the reserve's room.
    */
   async #freeing<T>(body: () => T, freed?: SweepResult): Promise<T> {
     let result: T;
@@ -696,6 +704,8 @@ export class SqliteDriver implements StoreDriver {
   ): Promise<number> {
     await this.#transaction.whenNoWriterWaits();
     this.#assertOpen();
+    // Index rows take room like a write does; un-indexing frees it.
+    if (step.kind === 'index') this.#reserve?.assertRoomForWrite(this.path);
     const thread = this.#indexThread;
     if (thread?.ready()) {
       try {

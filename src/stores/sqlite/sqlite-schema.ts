@@ -17,6 +17,13 @@ export const CHUNK_TEXT =
   'coalesce(chunks.stored_bytes, chunks.bytes), chunks.bytes) END';
 
 /**
+ * The text of a chunk's full-text index row (see `index-text-function.ts`): the end of the chunk before it
+ * (`chunks.seam`, set when the chunk is indexed) and its own text, CJK and Thai characters segmented. Needs the
+ * joins of {@link CHUNK_TEXT}. Migration 10 spells out the same expression in the `search_source` view.
+ */
+export const INDEX_TEXT = `scratchpad_index_text(chunks.seam, ${CHUNK_TEXT})`;
+
+/**
  * Migrations: `MIGRATIONS[n]` takes the schema from `user_version` n to n + 1. Append, never edit.
  *
  * Version 1:
@@ -51,6 +58,15 @@ export const CHUNK_TEXT =
  *   entry name they were indexed under; FTS5 needs it, and the chunk text, to remove a row. A queued content is
  *   never purged, so its text stays readable until the queue is done with it.
  * - `search_source` shows the queued contents' indexed chunks too, so the view still equals the index.
+ *
+ * Version 10 (search finds every word, see `core/script-segments.ts`):
+ * - `chunks.seam` is the end of the chunk before (the non-space run it ends with), which the chunk's index row
+ *   starts with, so a word a chunk boundary cuts is whole in one row. Set when the chunk is indexed; kept so
+ *   un-indexing replays the same text.
+ * - Index rows hold the text through `scratchpad_index_text`, which also segments CJK and Thai characters one by
+ *   one (the tokenizer left `エラーが発生しました` one word).
+ * - The index is emptied and every chunk marked not indexed: a store indexed before is indexed again, in the
+ *   background, by its next searches (they say how far indexing got). The un-indexing queue is emptied with it.
  */
 export const MIGRATIONS: readonly string[] = [
   `
@@ -240,6 +256,40 @@ export const MIGRATIONS: readonly string[] = [
   `
   DROP INDEX entries_by_turn;
   CREATE INDEX entries_by_turn ON entries (session, turn, created_at, name) WHERE turn IS NOT NULL;
+  `,
+  // 9 → 10: index rows over chunk seams, CJK and Thai segmented; the index is built again.
+  `
+  DROP TABLE search_index;
+  DROP VIEW search_source;
+  DELETE FROM search_unindex;
+  UPDATE chunks SET indexed = 0 WHERE indexed = 1;
+  ALTER TABLE chunks ADD COLUMN seam TEXT;
+
+  CREATE VIEW search_source AS
+    SELECT chunks.id AS id, entries.name AS name,
+      scratchpad_index_text(chunks.seam,
+        CASE WHEN chunks.file IS NULL AND chunks.codec = 0 THEN CAST(chunk_data.data AS TEXT)
+          ELSE scratchpad_chunk_body(chunks.codec, chunk_data.data, blob_files.name, chunks.file_offset,
+            coalesce(chunks.stored_bytes, chunks.bytes), chunks.bytes) END) AS body
+    FROM chunks
+    JOIN entries ON entries.content = chunks.content
+    LEFT JOIN chunk_data ON chunk_data.id = chunks.id
+    LEFT JOIN blob_files ON blob_files.id = chunks.file
+    WHERE chunks.indexed = 1
+    UNION ALL
+    SELECT chunks.id AS id, search_unindex.name AS name,
+      scratchpad_index_text(chunks.seam,
+        CASE WHEN chunks.file IS NULL AND chunks.codec = 0 THEN CAST(chunk_data.data AS TEXT)
+          ELSE scratchpad_chunk_body(chunks.codec, chunk_data.data, blob_files.name, chunks.file_offset,
+            coalesce(chunks.stored_bytes, chunks.bytes), chunks.bytes) END) AS body
+    FROM search_unindex
+    JOIN chunks ON chunks.content = search_unindex.content
+    LEFT JOIN chunk_data ON chunk_data.id = chunks.id
+    LEFT JOIN blob_files ON blob_files.id = chunks.file
+    WHERE chunks.indexed = 1;
+  CREATE VIRTUAL TABLE search_index USING fts5 (
+    name, body, content = 'search_source', content_rowid = 'id', tokenize = 'unicode61 remove_diacritics 2'
+  );
   `,
 ];
 

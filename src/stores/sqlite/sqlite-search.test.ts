@@ -221,7 +221,7 @@ describe('SQLite gc and the un-indexing queue', () => {
       unindexing: { contents: 1, bytes },
     });
     expect(describeGc(past).at(-1)).toBe(
-      `waiting for their search index rows to be removed: 1 content of replaced or deleted entries (${bytes} B); a gc after that frees it`,
+      `freed later: 1 content of replaced or deleted entries (${bytes} B), waiting for their search index rows to be removed; a gc after that frees it`,
     );
     await driver.close();
     database.close();

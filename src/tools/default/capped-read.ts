@@ -49,7 +49,8 @@ export async function readWithinCap(
       throw error;
     refusal = error.details as unknown as Refusal;
   }
-  // The fit is estimated from the entry's average density: a denser region takes a smaller one.
+  // The fit is counted on the entry's own bytes from the start (`sliceThatFits`), so this read fits; it halves
+  // only should the entry be replaced by a denser one between the two reads.
   let fit = refusal.fit;
   let part: ReadResult;
   for (;;) {

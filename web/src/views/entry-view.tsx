@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { entryPath, get, send } from '../api.js';
 import { formatBytes, formatCount, formatTime, formatTtl, highlighter, splitMatches } from '../format.js';
+import { isShortcut } from '../keyboard.js';
 import { href } from '../router.js';
 import type { EntryDetail, GrepReply, ObservationReply, PageLine } from '../types.js';
 import { SlicePanel } from './slice-panel.js';
@@ -130,22 +131,25 @@ export function EntryView({
     [grep, current, setTarget],
   );
 
+  // The listener is installed once and reads the `step` of the latest render: effects run after paint, so one
+  // re-installed per render would let a key pressed right after a step act on the hit before it.
+  const latestStep = useRef(step);
+  latestStep.current = step;
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      const typing = event.target instanceof HTMLInputElement || event.target instanceof HTMLTextAreaElement;
-      if (typing || event.ctrlKey || event.metaKey || event.altKey) return;
+      if (!isShortcut(event)) return;
       if (event.key === '/') {
         event.preventDefault();
         grepInput.current?.focus();
       } else if (event.key === 'g') {
         event.preventDefault();
         jumpInput.current?.focus();
-      } else if (event.key === 'n') step(1);
-      else if (event.key === 'N') step(-1);
+      } else if (event.key === 'n') latestStep.current(1);
+      else if (event.key === 'N') latestStep.current(-1);
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [step]);
+  }, []);
 
   const mark = useMemo(() => (grep ? highlighter(grep.pattern, ignoreCase) : undefined), [grep, ignoreCase]);
 
@@ -159,6 +163,8 @@ export function EntryView({
 
   const doJump = (event: Event) => {
     event.preventDefault();
+    // Like `less`: once the jump is made, the keys are shortcuts again (`n`, `g`, …).
+    jumpInput.current?.blur();
     const number = Number(jump);
     if (Number.isSafeInteger(number) && number >= 1)
       setTarget(Math.min(number, Math.max(1, textSource?.total ?? hexSource?.total ?? 1)));
@@ -188,6 +194,8 @@ export function EntryView({
             class="group"
             onSubmit={(event) => {
               event.preventDefault();
+              // Like `less`: after `/pattern` Enter, `n` and `N` step through the hits instead of typing.
+              grepInput.current?.blur();
               void runGrep();
             }}
           >

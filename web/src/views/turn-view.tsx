@@ -182,7 +182,11 @@ function StepCard({ step, session }: { step: Json; session: string }) {
           <>
             {typeof result.chars === 'number' ? `${formatCount(result.chars)} chars, inline` : 'inline'}
             {result.error ? ` · ${String(result.error)}` : ''}
-            <pre>{JSON.stringify(result, null, 2)}</pre>
+            {typeof result.observation === 'string' ? (
+              <pre class="observation-text">{result.observation}</pre>
+            ) : (
+              <pre>{JSON.stringify(result, null, 2)}</pre>
+            )}
           </>
         )}
       </div>

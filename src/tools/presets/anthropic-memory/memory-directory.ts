@@ -1,5 +1,6 @@
 import type { Entry } from '../../../core/entry.js';
 import { ScratchpadError } from '../../../core/errors.js';
+import { toWellFormedText } from '../../../core/utf8.js';
 import type { SessionScratchpad } from '../../../scratchpad/scratchpad.js';
 import type {
   MemoryCommand,
@@ -113,7 +114,8 @@ export class MemoryDirectory {
       const target = locate(tree, command.path);
       if (tree.get(target.key)) throw memoryErrors.fileExists(command.path);
       await this.#makeDirectories(tree, ancestorDirectories(target.key));
-      await this.session.write(this.layout.nodeName(target.key), command.file_text, {
+      // As the SDK's filesystem tool stores it: a file on disk holds a lone surrogate as U+FFFD.
+      await this.session.write(this.layout.nodeName(target.key), toWellFormedText(command.file_text), {
         mode: 'create',
         kind: 'text',
         metadata: this.layout.nodeMetadata({ path: target.key, kind: 'file' }),
@@ -239,7 +241,7 @@ export class MemoryDirectory {
 
   async #rewrite(node: MemoryNode, content: string): Promise<void> {
     const entry = node.entry as Entry;
-    await this.session.write(entry.name, content, {
+    await this.session.write(entry.name, toWellFormedText(content), {
       ifVersion: entry.version,
       kind: 'text',
       metadata: this.layout.nodeMetadata({ path: node.path, kind: 'file' }),

@@ -1,0 +1,89 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { createMcpHandler, isLegacyRequest, type Server } from '@modelcontextprotocol/server';
+import { replaceOversizedReply } from '../transport/message-limits.js';
+
+/** Options for {@link createModernHttpRoute}. */
+export interface ModernHttpRouteOptions {
+  /** Builds the server for one 2026-07-28 request (the revision is stateless: one instance per request). */
+  createServer: () => Server;
+  maxRequestBytes: number;
+  maxReplyBytes: number;
+  log: (message: string) => void;
+}
+
+/** The 2026-07-28 leg of the HTTP endpoint, next to the sessionful 2025-11-25 one. */
+export interface ModernHttpRoute {
+  /** True when the v2 SDK classifies this request as 2026-07-28 traffic (an enveloped request or `server/discover`). */
+  claims(request: IncomingMessage, bytes: Buffer, body: unknown): Promise<boolean>;
+  /** Answers a request {@link claims} took, with the reply limit applied. */
+  serve(request: IncomingMessage, response: ServerResponse, bytes: Buffer, body: unknown): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves 2026-07-28 requests through the v2 SDK's `createMcpHandler` in its strict mode (`legacy: 'reject'`);
+ * 2025-11-25 traffic stays on the sessionful transport it had before, routed there by the SDK's own
+ * `isLegacyRequest`. The caller has already applied the HTTP guards (Host, Origin, token, method, body size).
+ * A JSON reply is held to `maxReplyBytes`; an SSE reply (only when a handler sends something before its result,
+ * which ours do not) passes as it is.
+ */
+export function createModernHttpRoute(options: ModernHttpRouteOptions): ModernHttpRoute {
+  const handler = createMcpHandler(() => options.createServer(), {
+    legacy: 'reject',
+    // 'auto': a plain JSON reply unless a handler sends something before its result (ours send nothing).
+    responseMode: 'auto',
+    maxRequestBodySize: options.maxRequestBytes,
+    onerror: (error) => options.log(`scratchpad mcp: 2026-07-28 request refused or failed: ${error.message}`),
+  });
+  return {
+    async claims(request, bytes, body) {
+      if (request.method !== 'POST') return false;
+      return !(await isLegacyRequest(toWebRequest(request, bytes), body, {
+        maxRequestBodySize: options.maxRequestBytes,
+      }));
+    },
+    async serve(request, response, bytes, body) {
+      const answer = await handler.fetch(toWebRequest(request, bytes), { parsedBody: body });
+      const headers: Record<string, string> = {};
+      answer.headers.forEach((value, key) => {
+        headers[key] = value;
+      });
+      const text = await answer.text();
+      const size = Buffer.byteLength(text);
+      if (size <= options.maxReplyBytes || !headers['content-type']?.startsWith('application/json')) {
+        response.writeHead(answer.status, headers).end(text);
+        return;
+      }
+      const replaced = limitReply(text, size, options.maxReplyBytes);
+      delete headers['content-length'];
+      response.writeHead(answer.status, headers).end(replaced);
+    },
+    close: () => handler.close(),
+  };
+}
+
+/** The oversized reply's replacement: the same id, an error (or an error tool result) that names the limit. */
+function limitReply(text: string, size: number, maxReplyBytes: number): string {
+  const message = JSON.parse(text) as JSONRPCMessage;
+  const replaced = replaceOversizedReply(message, size, maxReplyBytes) as {
+    result?: Record<string, unknown>;
+  };
+  // A 2026-07-28 result carries its kind; the replacement is a finished tool result like the one it replaces.
+  if (replaced.result) replaced.result.resultType = 'complete';
+  return JSON.stringify(replaced);
+}
+
+function toWebRequest(request: IncomingMessage, bytes: Buffer): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined) continue;
+    for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
+  }
+  const url = new URL(request.url ?? '/mcp', `http://${request.headers.host ?? 'localhost'}`);
+  return new Request(url, {
+    method: request.method ?? 'POST',
+    headers,
+    ...(request.method === 'POST' ? { body: new Uint8Array(bytes) } : {}),
+  });
+}

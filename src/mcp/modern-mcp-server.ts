@@ -1,0 +1,99 @@
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, Server, type Tool } from '@modelcontextprotocol/server';
+import { EntryPresence } from './entry-presence.js';
+import { EntryResources } from './entry-resources.js';
+import { type McpServerOptions, replyContentBudget } from './mcp-server.js';
+import { ScratchpadTools } from './scratchpad-tools.js';
+import { serverInstructions } from './server-instructions.js';
+import { DEFAULT_MAX_REPLY_BYTES } from './transport/message-limits.js';
+
+/**
+ * Cache hints of the 2026-07-28 revision, true to what they describe: every result is this session's own
+ * (`private`), and none may be reused later (`ttlMs: 0`). An entry's name can be rewritten, deleted or expire at
+ * any moment, so neither a list of entries nor a read of one stays true for any stated time; the tool list gains
+ * the read tool when the session's first entry appears; and the server's tools and templates can change with its
+ * next start (another preset or version), which a cache outliving this process would not see.
+ */
+const NO_REUSE = { ttlMs: 0, cacheScope: 'private' } as const;
+
+/**
+ * The same server as {@link createMcpServer}, on the v2 SDK (`@modelcontextprotocol/server`), so that
+ * `createMcpHandler` and `serveStdio` can serve it to 2026-07-28 clients (`server/discover`, the per-request
+ * `_meta` envelope, `resultType` and cache fields, which the SDK's 2026 codec writes). The tools, resources and
+ * completions are the same objects as the 2025-11-25 server's, so the two eras cannot drift apart.
+ *
+ * The SDK calls this once per HTTP request or stdio connection; nothing here outlives that but the store.
+ */
+export function createModernMcpServer(options: McpServerOptions, era: 'legacy' | 'modern'): Server {
+  const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
+  const session = options.scratchpad.session(options.session);
+  const maxReplyBytes = options.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES;
+  const presence = new EntryPresence(session, { pollMs: options.presencePollMs ?? 1000 });
+  const tools = new ScratchpadTools({
+    session,
+    preset: options.preset,
+    maxReplyContentBytes: replyContentBudget(maxReplyBytes),
+    maxReferenceBytes: options.maxReferenceBytes ?? maxReplyBytes,
+    presence,
+    log,
+  });
+  const resources = new EntryResources(session, { maxReplyContentBytes: replyContentBudget(maxReplyBytes) });
+  const instructions = serverInstructions(options.preset);
+  const server = new Server(
+    { name: options.name ?? 'scratchpad', version: options.version ?? '0.1.0' },
+    {
+      // 2025-11-25 connections hear `tools/list_changed` when the read tool appears; 2026-07-28 has no connection
+      // to send it on (its successor, `subscriptions/listen`, is not served yet), so it claims no such notice.
+      capabilities: {
+        tools: { listChanged: era === 'legacy' && tools.dynamic },
+        resources: {},
+        completions: {},
+      },
+      ...(instructions ? { instructions } : {}),
+      cacheHints: {
+        'tools/list': NO_REUSE,
+        'resources/list': NO_REUSE,
+        'resources/templates/list': NO_REUSE,
+        'resources/read': NO_REUSE,
+        'server/discover': NO_REUSE,
+      },
+    },
+  );
+
+  // The v1 SDK types a schema property as `object`, the v2 SDK as JSON values: the same JSON on the wire.
+  server.setRequestHandler('tools/list', async () => ({
+    tools: (await tools.list()) as unknown as Tool[],
+  }));
+  server.setRequestHandler('tools/call', (request, context) =>
+    tools.call(request.params.name, request.params.arguments ?? {}, context.mcpReq.signal),
+  );
+  server.setRequestHandler('resources/list', (request) =>
+    asProtocolError(() => resources.list(request.params?.cursor)),
+  );
+  server.setRequestHandler('resources/templates/list', () => resources.templates());
+  server.setRequestHandler('resources/read', (request) =>
+    asProtocolError(() => resources.read(request.params.uri)),
+  );
+  server.setRequestHandler('completion/complete', async (request) => {
+    const result = await resources.complete(request.params.ref, request.params.argument);
+    return result ?? { completion: { values: [] } };
+  });
+  if (era === 'legacy' && tools.dynamic) {
+    let stop: (() => void) | undefined;
+    server.oninitialized = () => {
+      stop = presence.onChange(() => void server.sendToolListChanged().catch(() => undefined));
+    };
+    server.onclose = () => stop?.();
+  }
+  return server;
+}
+
+/** The shared resource code throws the v1 SDK's error class; the v2 SDK answers with the code only for its own. */
+async function asProtocolError<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof McpError) throw new ProtocolError(error.code, error.message, error.data);
+    throw error;
+  }
+}

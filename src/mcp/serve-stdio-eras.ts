@@ -1,0 +1,36 @@
+import type { Server } from '@modelcontextprotocol/server';
+import { serveStdio as serveStdioBothEras } from '@modelcontextprotocol/server/stdio';
+import {
+  BoundedStdioServerTransport,
+  type BoundedStdioServerTransportOptions,
+} from './transport/stdio-server-transport.js';
+
+/**
+ * Serves both protocol eras over stdio until the client disconnects: the v2 SDK's `serveStdio` reads the opening
+ * message (`initialize` pins the connection to 2025-11-25, `server/discover` or an enveloped request to
+ * 2026-07-28) and asks `createServer` for a server of that era. The transport is ours, so requests over
+ * `maxRequestBytes` and replies over `maxReplyBytes` are refused with errors that name the limit, in both eras.
+ */
+export async function serveStdioEras(
+  createServer: (era: 'legacy' | 'modern') => Server,
+  options: BoundedStdioServerTransportOptions = {},
+): Promise<void> {
+  const transport = new BoundedStdioServerTransport(options);
+  const closed = new Promise<void>((resolve) => {
+    // serveStdio sets the transport's onclose itself; the setter keeps its handler and also tells us.
+    let handler: (() => void) | undefined;
+    Object.defineProperty(transport, 'onclose', {
+      configurable: true,
+      get: () => () => {
+        handler?.();
+        resolve();
+      },
+      set: (value: (() => void) | undefined) => {
+        handler = value;
+      },
+    });
+  });
+  const handle = serveStdioBothEras((context) => createServer(context.era), { transport });
+  await closed;
+  await handle.close().catch(() => undefined);
+}

@@ -1,0 +1,66 @@
+import { Buffer } from 'node:buffer';
+import { countCodePoints, countNewlines, isAsciiBytes } from '../../core/utf8.js';
+
+/** A text encoded to UTF-8 once, with the counts the store will record for it. */
+export interface EncodedText {
+  /** The UTF-8 bytes (a lone surrogate becomes U+FFFD, as the store writes it). */
+  bytes: Buffer;
+  /** Code points, as the store counts them. */
+  chars: number;
+  /** Lines, as the store counts them (split on `\n`, a last line without one counts). */
+  lines: number;
+}
+
+/** Options for {@link encodeText}. */
+export interface EncodeTextOptions {
+  /** UTF-16 code units encoded at once (default 1 Mi). */
+  pieceUnits?: number;
+  /** The longest the encoding runs before it gives the event loop a turn, in milliseconds (default 20). */
+  sliceMs?: number;
+}
+
+const PIECE_UNITS = 1 << 20;
+const SLICE_MS = 20;
+
+/**
+ * Encodes `text` to UTF-8 once, piece by piece, counting its code points and newlines in the same pass, and gives
+ * the event loop a turn every `sliceMs`: a 100 MB text neither stalls the process nor is encoded twice (the bytes go
+ * to the store as they are). Pieces never split a surrogate pair.
+ */
+export async function encodeText(text: string, options: EncodeTextOptions = {}): Promise<EncodedText> {
+  const pieceUnits = Math.max(2, options.pieceUnits ?? PIECE_UNITS);
+  const sliceMs = options.sliceMs ?? SLICE_MS;
+  let sliceStart = performance.now();
+  const turn = async () => {
+    if (performance.now() - sliceStart <= sliceMs) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    sliceStart = performance.now();
+  };
+  const pieces: Buffer[] = [];
+  let total = 0;
+  let chars = 0;
+  let newlines = 0;
+  for (let start = 0; start < text.length; ) {
+    await turn();
+    let end = Math.min(text.length, start + pieceUnits);
+    const last = text.charCodeAt(end - 1);
+    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
+    const piece = Buffer.from(text.slice(start, end), 'utf8');
+    chars += isAsciiBytes(piece) ? piece.byteLength : countCodePoints(piece);
+    newlines += countNewlines(piece);
+    pieces.push(piece);
+    total += piece.byteLength;
+    start = end;
+  }
+  const bytes = pieces.length === 1 ? (pieces[0] as Buffer) : Buffer.allocUnsafe(total);
+  if (pieces.length > 1) {
+    let offset = 0;
+    for (const piece of pieces) {
+      await turn();
+      bytes.set(piece, offset);
+      offset += piece.byteLength;
+    }
+  }
+  const lines = total === 0 ? 0 : newlines + (bytes[total - 1] === 10 ? 0 : 1);
+  return { bytes, chars, lines };
+}
