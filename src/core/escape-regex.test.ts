@@ -5,9 +5,12 @@ import { escapedLiterals, escapeRegex } from './escape-regex.js';
 describe('escapedLiterals', () => {
   it('gives back the literals of any alternation of escaped texts', () => {
     fc.assert(
-      fc.property(fc.array(fc.string({ unit: 'binary' }), { minLength: 1, maxLength: 4 }), (texts) => {
-        expect(escapedLiterals(texts.map(escapeRegex).join('|'))).toEqual(texts);
-      }),
+      fc.property(
+        fc.array(fc.string({ unit: 'binary', maxLength: 24 }), { minLength: 1, maxLength: 4 }),
+        (texts) => {
+          expect(escapedLiterals(texts.map(escapeRegex).join('|'))).toEqual(texts);
+        },
+      ),
     );
   });
 
