@@ -11,6 +11,7 @@ import { scratchpadConfigDir, scratchpadDataDir } from '../executors/xdg-dirs.js
 import { defaultMnestomePath, Mnestome } from '../mnestome/mnestome.js';
 import { createSandbox } from '../sandbox/create-sandbox.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
+import { createModelSummarizer } from '../summarizer/model-summarizer.js';
 import { createTierModels } from '../tiers/tier-models.js';
 import { loadTierPrompts } from '../tiers/tier-prompts.js';
 import { createModelJudge } from '../vaglio/model-judge.js';
@@ -61,9 +62,9 @@ export interface RunQueryResult extends TurnResult {
 
 /**
  * One turn from a query, the way `scratchpad run` does it: reads the config, builds the tiers (the planning one
- * at once) and the vaglio with the configured judge, installs and signs the shipped executors on first use, loads
- * and verifies the catalog, sets up the sandbox (bubblewrap; every executor call runs in it) and runs the turn in
- * its mode. An invalid config file or a refused write root throws `CONFIG_INVALID` (nothing has run yet); every
+ * and, when `[runtime.summaries]` is on, the summarizing one at once) and the vaglio with the configured judge,
+ * installs and signs the shipped executors on first use, loads and verifies the catalog, sets up the sandbox
+ * (bubblewrap; every executor call runs in it) and runs the turn in its mode. An invalid config file or a refused write root throws `CONFIG_INVALID` (nothing has run yet); every
  * failure after that ends the turn with a structured result.
  */
 export async function runQuery(options: RunQueryOptions): Promise<RunQueryResult> {
@@ -85,6 +86,18 @@ export async function runQuery(options: RunQueryOptions): Promise<RunQueryResult
   });
   // The planning tier is built now, so a configuration mistake fails before anything runs.
   const { model } = tiers.get(tier);
+  // `[runtime.summaries]`: its tier is built now too, for the same reason.
+  const summaries = config.summaries;
+  const summarize = summaries.enabled
+    ? {
+        summarizer: createModelSummarizer(tiers.get(summaries.tier).model),
+        minBytes: summaries.minBytes,
+        maxBytes: summaries.maxBytes,
+        timeoutMs: summaries.timeoutMs,
+        maxInputTokens: summaries.maxInputTokens,
+        maxOutputTokens: summaries.maxOutputTokens,
+      }
+    : undefined;
   const vaglio = createVaglio({
     env,
     judge: config.vaglio.judge,
@@ -136,6 +149,7 @@ export async function runQuery(options: RunQueryOptions): Promise<RunQueryResult
       hybrid: config.hybrid,
       escalateTier: config.escalateTier,
       scratchpadTtlSeconds: config.scratchpadTtlSeconds,
+      ...(summarize ? { offload: { summarize } } : {}),
       ...(options.onEvent ? { onEvent: options.onEvent } : {}),
       mnestome: () => {
         mnestome ??= Mnestome.open(options.mnestomePath ?? defaultMnestomePath(env));
