@@ -30,12 +30,12 @@ import { codePointPrefix, codePointSuffix } from '../dist/scratchpad/previews/co
 import { lineSignal } from '../dist/scratchpad/previews/line-signals.js';
 import { createDefaultPreset, runTool, TOOL_NAMES } from '../dist/tools/index.js';
 import { optionValue } from './lib/command-line.js';
+import { LINE_PICKING_RULE, linePickingSummarizer } from './lib/line-picking-summarizer.js';
 import { logBuffer } from './lib/log-text.js';
 import { findPreviewCorpus, loadPreviewCorpus } from './lib/preview-corpus.js';
 import { checkCounts } from './lib/preview-counts.js';
 import { answered, outputContent, reachWithReads, visibleText } from './lib/preview-scoring.js';
 import { timePreviews } from './lib/preview-timing.js';
-import { SCRIPTED_SUMMARIZER_RULE, scriptedSummarizer } from './lib/scripted-summarizer.js';
 import { textTable } from './lib/text-table.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -73,13 +73,13 @@ const POLICIES = [
     policy: { format: 'default', preview: 'json-structure' },
   },
   {
-    // The model-written summary preview with a deterministic stand-in for the model (bench/lib/scripted-summarizer.js),
+    // The model-written summary preview with a deterministic stand-in for the model (bench/lib/line-picking-summarizer.js),
     // on every output whatever its size (the runtime's default range is 50 KB to 1 MB).
     key: 'summary',
-    label: 'summary preview (scripted summarizer)',
+    label: 'summary preview (scripted line picker)',
     policy: {
       format: 'default',
-      summarize: { summarizer: scriptedSummarizer, minBytes: 0, maxBytes: Number.MAX_SAFE_INTEGER },
+      summarize: { summarizer: linePickingSummarizer, minBytes: 0, maxBytes: Number.MAX_SAFE_INTEGER },
     },
   },
   { key: 'head-same-size', label: "head, cut to the default's size", cut: 'head' },
@@ -124,7 +124,7 @@ for (const set of present) {
   for (const entry of POLICIES) results.push(await runPolicy(entry, set, items));
   printTable(results);
   if (results.some((row) => row.key === 'summary'))
-    console.log(`\nsummary preview: written by a ${SCRIPTED_SUMMARIZER_RULE}, on every output`);
+    console.log(`\nsummary preview: written by a ${LINE_PICKING_RULE}, on every output`);
   setResults.push({ ...set, outputs: items.length, questions: questionCount, results });
 }
 const allRows = setResults.flatMap((set) =>
@@ -157,7 +157,7 @@ const output = {
     reached:
       'answered after at most two scratchpad_read calls, each one spelled out by the observation or the first result, or a case-insensitive grep for a question word (stopwords left out) the reader has seen',
     sameSize: "truncation baselines are cut per output to the default observation's length",
-    summary: `summary preview on every output, written by a ${SCRIPTED_SUMMARIZER_RULE}`,
+    summary: `summary preview on every output, written by a ${LINE_PICKING_RULE}`,
   },
   sets: setResults.map((set) => ({
     key: set.key,

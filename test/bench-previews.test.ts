@@ -247,8 +247,10 @@ describe('npm run bench:previews', () => {
       // The summary arm: the scripted summarizer's lines, said to be scripted, scored like every policy. Its rule
       // picks the line with a word of the task ("fail"), so the anomaly is answered, and its first 3 lines show the
       // format.
-      expect(stdout).toContain('summary preview: written by a scripted summarizer (not a model)');
-      expect(written.definitions.summary).toContain('scripted summarizer (not a model)');
+      expect(stdout).toContain(
+        'summary preview: written by a scripted line-picking summarizer (not a model;',
+      );
+      expect(written.definitions.summary).toContain('scripted line-picking summarizer (not a model;');
       const summaryQuestions = byKey.summary.questions.map((row: { question: string; answered: boolean }) => [
         row.question,
         row.answered,
