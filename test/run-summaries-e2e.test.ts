@@ -85,6 +85,61 @@ describe('[runtime.summaries] in scratchpad run', () => {
     expect(seen.observation).toContain(SUMMARY);
     expect(seen.observation).toContain('scratchpad_read');
     expect(record.steps[0].result).toMatchObject({ offloaded: true, summary: { source: 'model' } });
+    // The summary request is in the turn log with the others.
+    expect(record.model_calls.map((call: { purpose: string }) => call.purpose)).toEqual([
+      'step',
+      'summary',
+      'step',
+    ]);
+    expect(record.model_calls[1]).toMatchObject({ tier: 'fast', servedBy: 'fast', modelId: 'local-model' });
+    expect(record.model_calls[1].inputTokens).toBeGreaterThan(0);
+  });
+
+  it('tier = "middle": the middle tier writes the summary, the fast tier plans', async () => {
+    const fast = await home.openai([
+      { toolCalls: [{ name: 'fs_read', arguments: { path: 'service.log' } }] },
+      (request) => {
+        expect(isSummaryRequest(request)).toBe(false);
+        return lastToolResult(request).includes('written by the middle tier')
+          ? 'summarized'
+          : 'not summarized';
+      },
+    ]);
+    const middle = await home.openai([
+      (request) => {
+        expect(isSummaryRequest(request)).toBe(true);
+        return 'A log, written by the middle tier.';
+      },
+    ]);
+    const path = home.config(
+      'middle',
+      `[runtime.llm.fast]
+provider = "openai"
+model = "local-model"
+base_url = "${fast.baseURL}"
+api_key_env = "FAST_KEY"
+
+[runtime.llm.middle]
+provider = "openai"
+model = "middle-model"
+base_url = "${middle.baseURL}"
+api_key_env = "FAST_KEY"
+
+[runtime.summaries]
+enabled = true
+tier = "middle"
+`,
+    );
+    const { record, code } = await run(path);
+    expect(code).toBe(0);
+    expect(record.final_message).toBe('summarized');
+    expect(fast.remaining).toBe(0);
+    expect(middle.remaining).toBe(0);
+    expect(record.model_calls[1]).toMatchObject({
+      purpose: 'summary',
+      tier: 'middle',
+      modelId: 'middle-model',
+    });
   });
 
   it('off (the default, or enabled = false): no summary request, the salient preview', async () => {

@@ -11,7 +11,6 @@ import { scratchpadConfigDir, scratchpadDataDir } from '../executors/xdg-dirs.js
 import { defaultMnestomePath, Mnestome } from '../mnestome/mnestome.js';
 import { createSandbox } from '../sandbox/create-sandbox.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
-import { createModelSummarizer } from '../summarizer/model-summarizer.js';
 import { createTierModels } from '../tiers/tier-models.js';
 import { loadTierPrompts } from '../tiers/tier-prompts.js';
 import { createModelJudge } from '../vaglio/model-judge.js';
@@ -87,17 +86,7 @@ export async function runQuery(options: RunQueryOptions): Promise<RunQueryResult
   // The planning tier is built now, so a configuration mistake fails before anything runs.
   const { model } = tiers.get(tier);
   // `[runtime.summaries]`: its tier is built now too, for the same reason.
-  const summaries = config.summaries;
-  const summarize = summaries.enabled
-    ? {
-        summarizer: createModelSummarizer(tiers.get(summaries.tier).model),
-        minBytes: summaries.minBytes,
-        maxBytes: summaries.maxBytes,
-        timeoutMs: summaries.timeoutMs,
-        maxInputTokens: summaries.maxInputTokens,
-        maxOutputTokens: summaries.maxOutputTokens,
-      }
-    : undefined;
+  if (config.summaries.enabled) tiers.get(config.summaries.tier);
   const vaglio = createVaglio({
     env,
     judge: config.vaglio.judge,
@@ -149,7 +138,7 @@ export async function runQuery(options: RunQueryOptions): Promise<RunQueryResult
       hybrid: config.hybrid,
       escalateTier: config.escalateTier,
       scratchpadTtlSeconds: config.scratchpadTtlSeconds,
-      ...(summarize ? { offload: { summarize } } : {}),
+      summaries: config.summaries,
       ...(options.onEvent ? { onEvent: options.onEvent } : {}),
       mnestome: () => {
         mnestome ??= Mnestome.open(options.mnestomePath ?? defaultMnestomePath(env));
