@@ -1,12 +1,15 @@
 // npm run bench:live -- --provider ollama|openai|anthropic --model M [--tasks 24] [--fake] [--json PATH]
 // npm run bench:live -- --base-url URL --model M [--api-key-env NAME]   (any OpenAI-compatible endpoint)
-// A live evaluation for whoever has a real model: tasks over large generated observations with a planted fact at
-// the start, the middle or the end, run three times — with the scratchpad (offload + read tool), with plain
-// head+tail truncation at the size the scratchpad arm showed, and with the whole output inline — reporting success
-// rate, tokens and latency per arm.
+// A live evaluation for whoever has a real model: tasks over large generated observations (bench/lib/live-tasks.js) —
+// needle tasks with a planted fact at the start, the middle or the end, and the LRO paper's kinds: a whole-corpus
+// ID lookup, a filter (every record matching a condition) and an aggregation over a large output, their answers
+// computed from the generated data — run three times: with the scratchpad (offload + read tool), with plain
+// head+tail truncation at the size the scratchpad arm showed, and with the whole output inline; reporting success
+// rate per family of task, tokens and latency per arm.
 // --fake runs the same harness through the --base-url path against a fake OpenAI-compatible server on 127.0.0.1
-// whose "model" answers only from what its context shows (it reads the stored entry when it can): CI uses it to
-// prove the harness runs end to end.
+// whose "model" answers only from what its context shows (it greps the stored entry once when it can, and for the
+// LRO kinds works the answer out from the records it has seen, each once): CI uses it to prove the harness runs
+// end to end. Its figures say nothing about a real model.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -49,6 +52,8 @@ const taskDir = join(home, 'tasks');
 mkdirSync(taskDir, { recursive: true });
 const tasks = generateTasks(taskDir, Number(values.tasks));
 const ARMS = ['scratchpad', 'truncate', 'inline'];
+/** Families of task: needle (a planted fact) and the LRO kinds. */
+const FAMILIES = ['needle', 'lookup', 'filter', 'aggregate'];
 
 /** Finds the planted fact in what a context shows, the way a careful reader would (fake mode only). */
 const READERS = {
@@ -62,19 +67,86 @@ const READERS = {
   csv: { find: /,([A-Za-z]+-\d+),51\.3,/, search: ',51\\.3,' },
 };
 
+/** The LRO kinds: what to grep for, and the answer worked out from every record seen (each counted once). */
+const WHOLE_OUTPUT_READERS = {
+  lookup: {
+    search: (task) =>
+      task.query
+        .match(/lookup\.[^\s,?]+@corp\.example/g)
+        .map((email) => email.replaceAll('.', '\\.'))
+        .join('|'),
+    answer(seen, task) {
+      const ids = task.query.match(/lookup\.[^\s,?]+@corp\.example/g).map((email) => {
+        const found = new RegExp(
+          `"id":"(usr-\\d+)","name":"[^"]*","email":"${email.replaceAll('.', '\\.')}"`,
+        ).exec(seen);
+        return found?.[1];
+      });
+      return ids.every(Boolean) ? `The ids are ${ids.join(', ')}.` : undefined;
+    },
+  },
+  filter: {
+    search: () => ',north,disputed,',
+    answer(seen) {
+      const ids = new Set(
+        [...seen.matchAll(/(ORD-\d{6}),cust-\d+,north,disputed,/g)].map((found) => found[1]),
+      );
+      return ids.size > 0 ? `The matching orders are ${[...ids].join(', ')}.` : undefined;
+    },
+  },
+  aggregate: {
+    search: () => 'status=503',
+    answer(seen) {
+      const bytes = new Map();
+      for (const found of seen.matchAll(/status=503 bytes=(\d+) req=(r\d+)/g))
+        bytes.set(found[2], Number(found[1]));
+      if (bytes.size === 0) return undefined;
+      return `The total is ${[...bytes.values()].reduce((sum, value) => sum + value, 0)} bytes.`;
+    },
+  },
+};
+
+/**
+ * A tool message as a model reads it: the text, and, when it is a JSON result, its string fields unescaped too (a
+ * result kept inline arrives as `{"ok": true, "content": "…"}`, its quotes and newlines escaped).
+ */
+function readable(content) {
+  try {
+    const value = JSON.parse(content);
+    if (value && typeof value === 'object') {
+      const strings = Object.values(value).filter((field) => typeof field === 'string');
+      return [content, ...strings].join('\n');
+    }
+  } catch {
+    // Not JSON: plain text as it is.
+  }
+  return content;
+}
+
 function fakeModelStep(request) {
   const messages = request.body.messages;
   const query = messages.find((message) => message.role === 'user').content;
   const task = tasks.find((item) => item.query === query);
-  const reader = READERS[task.kind];
   const seen = messages
     .filter((message) => message.role === 'tool')
-    .map((message) => message.content)
+    .map((message) => readable(message.content))
     .join('\n');
-  const found = reader.find.exec(seen);
-  if (found) return `The answer is ${found[1]}.`;
   const tools = (request.body.tools ?? []).map((tool) => tool.function.name);
   const reads = messages.filter((message) => message.role === 'tool').length;
+  const whole = WHOLE_OUTPUT_READERS[task.kind];
+  if (whole) {
+    // A filter's or a sum's reader cannot know it has seen every record: it greps the stored output once when it
+    // has the read tool, and answers from what it has seen after that (or after the file's own observation).
+    if (reads === 0) return { toolCalls: [{ name: 'fs_read', arguments: { path: task.file } }] };
+    if (tools.includes('scratchpad_read') && reads < 2) {
+      const name = /"name": "([^"]+)"/.exec(seen)?.[1];
+      return { toolCalls: [{ name: 'scratchpad_read', arguments: { name, regex: whole.search(task) } }] };
+    }
+    return whole.answer(seen, task) ?? 'I could not find it in what I was shown.';
+  }
+  const reader = READERS[task.kind];
+  const found = reader.find.exec(seen);
+  if (found) return `The answer is ${found[1]}.`;
   if (reads === 0) return { toolCalls: [{ name: 'fs_read', arguments: { path: task.file } }] };
   if (tools.includes('scratchpad_read') && reads < 3) {
     const name = /"name": "([^"]+)"/.exec(seen)?.[1];
@@ -180,15 +252,18 @@ try {
       rows.push({
         task: task.id,
         kind: task.kind,
+        family: task.family,
         position: task.position,
         arm,
-        success:
-          result.finalKind === 'answer' &&
-          result.finalMessage.toLowerCase().includes(task.answer.toLowerCase()),
+        success: result.finalKind === 'answer' && task.score(result.finalMessage),
+        expected: task.answer,
+        answer: result.finalMessage.slice(0, 500),
         finalKind: result.finalKind,
         steps: result.steps.length,
-        inputTokens: result.steps.reduce((sum, step) => sum + step.llm.inputTokens, 0),
-        outputTokens: result.steps.reduce((sum, step) => sum + step.llm.outputTokens, 0),
+        // Every model request of the turn (each step's, the final answer's, a model judge's).
+        modelCalls: result.record.model_calls.length,
+        inputTokens: result.record.model_calls.reduce((sum, call) => sum + (call.inputTokens ?? 0), 0),
+        outputTokens: result.record.model_calls.reduce((sum, call) => sum + (call.outputTokens ?? 0), 0),
         latencyMs,
         observationChars: arm === 'scratchpad' ? estimateObservationChars(result) : budget,
         offloaded: firstObservation?.offloaded === true,
@@ -207,6 +282,7 @@ try {
     return {
       arm,
       success: rate(() => true),
+      ...Object.fromEntries(FAMILIES.map((family) => [family, rate((row) => row.family === family)])),
       start: rate((row) => row.position === 'start'),
       middle: rate((row) => row.position === 'middle'),
       end: rate((row) => row.position === 'end'),
@@ -216,12 +292,28 @@ try {
       latencyMs: round(mine.reduce((sum, row) => sum + row.latencyMs, 0) / mine.length, 1),
     };
   });
+  const perFamily = FAMILIES.map(
+    (family) => `${tasks.filter((task) => task.family === family).length} ${family}`,
+  ).join(', ');
   console.log(
-    `\nLive evaluation: ${tasks.length} tasks (${endpoint}); truncate shows as many characters as the scratchpad arm did, inline the whole output`,
+    `\nLive evaluation: ${tasks.length} tasks (${endpoint}); ${perFamily}; truncate shows as many characters as the scratchpad arm did, inline the whole output`,
   );
+  if (values.fake)
+    console.log(
+      'fake reader: it answers only from what it was shown, and for lookup/filter/aggregate works the answer out from the records it saw; the figures check the harness, not a model',
+    );
   printTable(
-    ['arm', 'success', 'fact at start', 'middle', 'end', 'tokens/task', 'latency ms/task'],
-    arms.map((arm) => [arm.arm, arm.success, arm.start, arm.middle, arm.end, arm.tokens, arm.latencyMs]),
+    ['arm', 'success', ...FAMILIES, 'needle at start', 'middle', 'end', 'tokens/task', 'latency ms/task'],
+    arms.map((arm) => [
+      arm.arm,
+      arm.success,
+      ...FAMILIES.map((family) => arm[family]),
+      arm.start,
+      arm.middle,
+      arm.end,
+      arm.tokens,
+      arm.latencyMs,
+    ]),
   );
   const output = values.json ?? join(process.cwd(), 'bench', 'results', 'live.json');
   mkdirSync(join(output, '..'), { recursive: true });
@@ -235,8 +327,12 @@ try {
   rmSync(home, { recursive: true, force: true });
 }
 
-/** Characters of the observations the model saw in the scratchpad arm's first step (the budget for the baseline). */
+/**
+ * Characters of the observation the model saw in the scratchpad arm's first step (the budget for the baseline): an
+ * offloaded result's `shownChars`, an inline one's `chars`, else 4,000.
+ */
 function estimateObservationChars(result) {
-  const first = result.steps[0];
-  return typeof first?.result?.chars === 'number' ? first.result.chars : 4000;
+  const shown = result.steps[0]?.result;
+  if (typeof shown?.shownChars === 'number') return shown.shownChars;
+  return typeof shown?.chars === 'number' ? shown.chars : 4000;
 }

@@ -30,6 +30,7 @@ import { codePointPrefix, codePointSuffix } from '../dist/scratchpad/previews/co
 import { lineSignal } from '../dist/scratchpad/previews/line-signals.js';
 import { createDefaultPreset, runTool, TOOL_NAMES } from '../dist/tools/index.js';
 import { optionValue } from './lib/command-line.js';
+import { LINE_PICKING_RULE, linePickingSummarizer } from './lib/line-picking-summarizer.js';
 import { logBuffer } from './lib/log-text.js';
 import { findPreviewCorpus, loadPreviewCorpus } from './lib/preview-corpus.js';
 import { checkCounts } from './lib/preview-counts.js';
@@ -70,6 +71,16 @@ const POLICIES = [
     key: 'json-structure',
     label: 'JSON structure (else head+tail)',
     policy: { format: 'default', preview: 'json-structure' },
+  },
+  {
+    // The model-written summary preview with a deterministic stand-in for the model (bench/lib/line-picking-summarizer.js),
+    // on every output whatever its size (the runtime's default range is 50 KB to 1 MB).
+    key: 'summary',
+    label: 'summary preview (scripted line picker)',
+    policy: {
+      format: 'default',
+      summarize: { summarizer: linePickingSummarizer, minBytes: 0, maxBytes: Number.MAX_SAFE_INTEGER },
+    },
   },
   { key: 'head-same-size', label: "head, cut to the default's size", cut: 'head' },
   { key: 'head-tail-same-size', label: "head+tail, cut to the default's size", cut: 'head-tail' },
@@ -112,6 +123,8 @@ for (const set of present) {
   const results = [];
   for (const entry of POLICIES) results.push(await runPolicy(entry, set, items));
   printTable(results);
+  if (results.some((row) => row.key === 'summary'))
+    console.log(`\nsummary preview: written by a ${LINE_PICKING_RULE}, on every output`);
   setResults.push({ ...set, outputs: items.length, questions: questionCount, results });
 }
 const allRows = setResults.flatMap((set) =>
@@ -144,6 +157,7 @@ const output = {
     reached:
       'answered after at most two scratchpad_read calls, each one spelled out by the observation or the first result, or a case-insensitive grep for a question word (stopwords left out) the reader has seen',
     sameSize: "truncation baselines are cut per output to the default observation's length",
+    summary: `summary preview on every output, written by a ${LINE_PICKING_RULE}`,
   },
   sets: setResults.map((set) => ({
     key: set.key,

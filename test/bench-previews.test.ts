@@ -236,6 +236,7 @@ describe('npm run bench:previews', () => {
         'seed-000',
         'first-last-lines',
         'json-structure',
+        'summary',
         'head-same-size',
         'head-tail-same-size',
       ]);
@@ -243,6 +244,22 @@ describe('npm run bench:previews', () => {
         results.policies.map((policy: { key: string }) => [policy.key, policy]),
       );
       expect(byKey.default.answered).toBe(1);
+      // The summary arm: the scripted summarizer's lines, said to be scripted, scored like every policy. Its rule
+      // picks the line with a word of the task ("fail"), so the anomaly is answered, and its first 3 lines show the
+      // format.
+      expect(stdout).toContain(
+        'summary preview: written by a scripted line-picking summarizer (not a model;',
+      );
+      expect(written.definitions.summary).toContain('scripted line-picking summarizer (not a model;');
+      const summaryQuestions = byKey.summary.questions.map((row: { question: string; answered: boolean }) => [
+        row.question,
+        row.answered,
+      ]);
+      expect(summaryQuestions).toEqual([
+        ['q1', true],
+        ['q2', true],
+      ]);
+      expect(byKey.summary.meanSize).toBeLessThan(byKey.default.meanSize);
       expect(byKey['head-same-size'].meanSize).toBe(byKey.default.meanSize);
       expect(byKey['head-tail-same-size'].meanSize).toBe(byKey.default.meanSize);
       expect(written.countProblems).toEqual([]);

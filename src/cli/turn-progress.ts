@@ -66,6 +66,7 @@ const PURPOSE = {
   plan: 'planning the whole task',
   answer: 'writing the answer from the results',
   judge: 'judging an action',
+  summary: 'summarizing a large output',
 } as const;
 
 function stepLine(step: StepRecordLog): string {

@@ -4,6 +4,7 @@ export { type LoadRuntimeConfigOptions, loadRuntimeConfig } from './load-runtime
 export { parseHybridSettings } from './parse-hybrid-settings.js';
 export { parseJudgeSettings } from './parse-judge-settings.js';
 export { parseRuntimeConfig } from './parse-runtime-config.js';
+export { parseSummarySettings } from './parse-summary-settings.js';
 export { type ModelOverrides, type ResolveModelOptions, resolveModel } from './resolve-model.js';
 export { type ResolvedTier, resolveTier } from './resolve-tier.js';
 export {
@@ -19,3 +20,9 @@ export {
   type Tier,
   type TierSettings,
 } from './runtime-config.js';
+export {
+  defaultSummarySettings,
+  MAX_SUMMARY_BYTES,
+  MAX_SUMMARY_TIMEOUT_MS,
+  type SummarySettings,
+} from './summary-settings.js';

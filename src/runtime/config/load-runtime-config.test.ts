@@ -64,6 +64,15 @@ describe('loadRuntimeConfig', () => {
         escalateOn: ['cap_steps', 'cap_same_executor', 'error'],
       },
       vaglio: { judge: 'rules', maxJudgeCallsPerTurn: 10 },
+      summaries: {
+        enabled: false,
+        tier: 'fast',
+        minBytes: 50_000,
+        maxBytes: 1_000_000,
+        timeoutMs: 20_000,
+        maxInputTokens: 24_000,
+        maxOutputTokens: 400,
+      },
     });
     expect(resolveTier(config, 'wise')).toMatchObject({
       requested: 'wise',
@@ -109,6 +118,15 @@ escalate_on = ["cap_steps"]
 [runtime.vaglio]
 judge = "both"
 max_judge_calls_per_turn = 4
+
+[runtime.summaries]
+enabled = true
+tier = "middle"
+min_bytes = 10_000
+max_bytes = 2_000_000
+timeout_ms = 30000
+max_input_tokens = 16000
+max_output_tokens = 300
 `);
     const config = await loadRuntimeConfig({ env });
     expect(config.path).toBe(configFilePath(env));
@@ -138,6 +156,15 @@ max_judge_calls_per_turn = 4
       escalateOn: ['cap_steps'],
     });
     expect(config.vaglio).toEqual({ judge: 'both', maxJudgeCallsPerTurn: 4 });
+    expect(config.summaries).toEqual({
+      enabled: true,
+      tier: 'middle',
+      minBytes: 10_000,
+      maxBytes: 2_000_000,
+      timeoutMs: 30_000,
+      maxInputTokens: 16_000,
+      maxOutputTokens: 300,
+    });
     expect(resolveTier(config, 'wise').tier).toBe('wise');
   });
 
@@ -222,6 +249,20 @@ max_judge_calls_per_turn = 4
       ['[runtime.vaglio]\njudge = "llm"\n', /:2: judge must be one of "rules", "model", "both"/],
       ['[runtime.vaglio]\nmax_judge_calls_per_turn = -1\n', /:2: max_judge_calls_per_turn must be/],
       ['[runtime]\nvaglio = 1\n', /:2: runtime.vaglio must be a table/],
+      ['[runtime.summaries]\nenabled = "yes"\n', /:2: enabled must be true or false/],
+      ['[runtime.summaries]\ntier = "smart"\n', /:2: tier must be one of "fast", "middle", "wise"/],
+      ['[runtime.summaries]\nmin_bytes = -1\n', /:2: min_bytes must be a whole number, 0 or more/],
+      ['[runtime.summaries]\nmax_bytes = 0\n', /:2: max_bytes must be a whole number, 1 or more/],
+      ['[runtime.summaries]\nmax_bytes = 100_000_000\n', /:2: max_bytes must be at most 67108864/],
+      [
+        '[runtime.summaries]\nmin_bytes = 5000\nmax_bytes = 4000\n',
+        /:3: max_bytes \(4000\) is below min_bytes \(5000\)/,
+      ],
+      ['[runtime.summaries]\nmin_bytes = 2_000_000\n', /:2: max_bytes \(1000000\) is below min_bytes/],
+      ['[runtime.summaries]\ntimeout_ms = 3_000_000_000\n', /:2: timeout_ms must be at most 600000/],
+      ['[runtime.summaries]\nmax_output_tokens = 1.5\n', /:2: max_output_tokens must be a whole number/],
+      ['[runtime.summaries]\nmodel = "x"\n', /:2: unknown key model in \[runtime.summaries\]/],
+      ['[runtime]\nsummaries = true\n', /:2: runtime.summaries must be a table/],
     ];
     for (const [text, pattern] of cases) {
       const error = await failure(loadRuntimeConfig({ env: await writeConfig(text) }));

@@ -5,6 +5,7 @@ import { ScratchpadError } from '../../core/errors.js';
 import { parseHybridSettings } from './parse-hybrid-settings.js';
 import { parseJudgeSettings } from './parse-judge-settings.js';
 import { parseSandboxSettings } from './parse-sandbox-settings.js';
+import { parseSummarySettings } from './parse-summary-settings.js';
 import {
   DEFAULT_FAST_TIER,
   DEFAULT_MODELS,
@@ -34,7 +35,7 @@ const MODES: readonly RuntimeMode[] = ['local', 'online', 'hybrid'];
 /**
  * Parses the runtime's `config.toml`. Reads `[runtime]` (`mode`, `cap_steps`, `cap_same_executor`,
  * `escalate_tier`, `scratchpad_ttl_seconds`, `max_stored_bytes`), the `[runtime.llm.fast|middle|wise]` sections, `[runtime.sandbox]`,
- * `[runtime.hybrid]` and `[runtime.vaglio]`; other keys and sections are kept in `raw` for other components.
+ * `[runtime.hybrid]`, `[runtime.vaglio]` and `[runtime.summaries]`; other keys and sections are kept in `raw` for other components.
  * Invalid TOML, an unknown provider, tier or tier key, or a value of the wrong type is a `CONFIG_INVALID` that
  * names the file and line. A missing `fast` section gets the default (Ollama `qwen3:8b`, think off).
  */
@@ -93,6 +94,7 @@ export function parseRuntimeConfig(text: string, path: string): RuntimeConfig {
       positiveInteger(runtime, 'max_stored_bytes', ['runtime'], problem) ?? RUNTIME_DEFAULTS.maxStoredBytes,
     hybrid: parseHybridSettings(runtime.hybrid, { text, path }),
     vaglio: parseJudgeSettings(runtime.vaglio, { text, path }),
+    summaries: parseSummarySettings(runtime.summaries, { text, path }),
   };
 }
 

@@ -1,6 +1,7 @@
 import { defaultSandboxSettings, type SandboxSettings } from '../sandbox/sandbox-settings.js';
 import { defaultJudgeSettings, type JudgeSettings } from '../vaglio/judge-settings.js';
 import { defaultHybridSettings, type HybridSettings } from './hybrid-settings.js';
+import { defaultSummarySettings, type SummarySettings } from './summary-settings.js';
 
 export { TIERS, type Tier } from './tier.js';
 
@@ -67,6 +68,8 @@ export interface RuntimeConfig {
   hybrid: HybridSettings;
   /** `[runtime.vaglio]`: the judge (`rules`, `model`, `both`) and its budget. */
   vaglio: JudgeSettings;
+  /** `[runtime.summaries]`: a model-written summary as the preview of large text outputs (off by default). */
+  summaries: SummarySettings;
 }
 
 /** The model each provider uses when a section names none (`openai` has no default: servers differ). */
@@ -101,5 +104,6 @@ export function defaultRuntimeConfig(): RuntimeConfig {
     raw: {},
     hybrid: defaultHybridSettings(),
     vaglio: defaultJudgeSettings(),
+    summaries: defaultSummarySettings(),
   };
 }

@@ -1,5 +1,8 @@
-/** What a model call was for: a local step, an online plan, the online answer, or the vaglio's judge. */
-export type ModelCallPurpose = 'step' | 'plan' | 'answer' | 'judge';
+/**
+ * What a model call was for: a local step, an online plan, the online answer, the vaglio's judge, or the summary
+ * preview of a large output (`[runtime.summaries]`).
+ */
+export type ModelCallPurpose = 'step' | 'plan' | 'answer' | 'judge' | 'summary';
 
 /** One request to a model, as the turn log records it (no prompt text: sizes and timing only). */
 export interface ModelCallLog {

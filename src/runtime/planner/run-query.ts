@@ -61,9 +61,9 @@ export interface RunQueryResult extends TurnResult {
 
 /**
  * One turn from a query, the way `scratchpad run` does it: reads the config, builds the tiers (the planning one
- * at once) and the vaglio with the configured judge, installs and signs the shipped executors on first use, loads
- * and verifies the catalog, sets up the sandbox (bubblewrap; every executor call runs in it) and runs the turn in
- * its mode. An invalid config file or a refused write root throws `CONFIG_INVALID` (nothing has run yet); every
+ * and, when `[runtime.summaries]` is on, the summarizing one at once) and the vaglio with the configured judge,
+ * installs and signs the shipped executors on first use, loads and verifies the catalog, sets up the sandbox
+ * (bubblewrap; every executor call runs in it) and runs the turn in its mode. An invalid config file or a refused write root throws `CONFIG_INVALID` (nothing has run yet); every
  * failure after that ends the turn with a structured result.
  */
 export async function runQuery(options: RunQueryOptions): Promise<RunQueryResult> {
@@ -85,6 +85,8 @@ export async function runQuery(options: RunQueryOptions): Promise<RunQueryResult
   });
   // The planning tier is built now, so a configuration mistake fails before anything runs.
   const { model } = tiers.get(tier);
+  // `[runtime.summaries]`: its tier is built now too, for the same reason.
+  if (config.summaries.enabled) tiers.get(config.summaries.tier);
   const vaglio = createVaglio({
     env,
     judge: config.vaglio.judge,
@@ -136,6 +138,7 @@ export async function runQuery(options: RunQueryOptions): Promise<RunQueryResult
       hybrid: config.hybrid,
       escalateTier: config.escalateTier,
       scratchpadTtlSeconds: config.scratchpadTtlSeconds,
+      summaries: config.summaries,
       ...(options.onEvent ? { onEvent: options.onEvent } : {}),
       mnestome: () => {
         mnestome ??= Mnestome.open(options.mnestomePath ?? defaultMnestomePath(env));

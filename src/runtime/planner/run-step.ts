@@ -181,6 +181,8 @@ export async function runStep(context: StepContext): Promise<StepObservation> {
         bytes: processed.entry.bytes,
         // What the model was shown instead (the synthetic observation), for `scratchpad ui` and the context picture.
         shownChars: noticed(processed.text).length,
+        // With [runtime.summaries]: where the preview came from (model, cache, or the fallback and why).
+        ...(processed.summary ? { summary: { ...processed.summary } } : {}),
       };
       context.stepValues.push({
         step: number,

@@ -24,6 +24,7 @@ import {
   type TurnResult,
 } from './turn-options.js';
 import type { FinalKind, TurnLogRecord } from './turn-record.js';
+import { turnSummarize } from './turn-summarizer.js';
 
 export {
   DEFAULT_SCRATCHPAD_TTL_SECONDS,
@@ -140,11 +141,13 @@ function createTurnContext(
   // Seed 000's calibration for a turn of 3–5 steps: below ~4 KB an observation costs ~1,000 tokens, less than
   // the extra read step offloading it would cost a small local model. Library users get the policy's own default.
   // Entries live for seed 000's hour (gc at the next turn's start), whatever the style.
+  const tiers = options.tiers ?? singleModelTiers(options.model);
   const policy = createOffloadPolicy({
     format: style === 'metnos' ? 'metnos' : 'default',
     readTool: TOOL_NAMES.read,
     threshold: RUNTIME_OFFLOAD_THRESHOLD,
     ttlMs: (options.scratchpadTtlSeconds ?? DEFAULT_SCRATCHPAD_TTL_SECONDS) * 1000,
+    ...(options.summaries?.enabled ? { summarize: turnSummarize(options.summaries, tiers, base) } : {}),
     ...options.offload,
   });
   return {
@@ -169,7 +172,7 @@ function createTurnContext(
     scratchpadGuidance: style === 'metnos' ? METNOS_SYSTEM_PROMPT : DEFAULT_SYSTEM_PROMPT,
     capSteps: options.capSteps ?? 5,
     capSameExecutor: options.capSameExecutor ?? 2,
-    tiers: options.tiers ?? singleModelTiers(options.model),
+    tiers,
     planningTier: options.tier ?? 'fast',
     judgeBudget: options.vaglio.turnBudget(),
   };

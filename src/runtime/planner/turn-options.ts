@@ -1,6 +1,7 @@
 import type { OffloadPolicyOptions } from '../../scratchpad/offload/index.js';
 import type { Scratchpad } from '../../scratchpad/scratchpad.js';
 import type { HybridSettings } from '../config/hybrid-settings.js';
+import type { SummarySettings } from '../config/summary-settings.js';
 import type { Tier } from '../config/tier.js';
 import type { Executor } from '../executors/executor.js';
 import type { DiscardedExecutor } from '../executors/load-catalog.js';
@@ -40,8 +41,13 @@ export interface RunTurnOptions {
    * full `scratchpad_read`) or `metnos` (seed 000: JSON > 4 KB, head 500 + tail 500, `scratchpad_read{scratchpad_id}`).
    */
   scratchpadStyle?: 'default' | 'metnos';
-  /** Overrides of the offload policy for this style. */
+  /** Overrides of the offload policy for this style (its `summarize` wins over `summaries`). */
   offload?: OffloadPolicyOptions;
+  /**
+   * `[runtime.summaries]`: when enabled, large text outputs get a summary written by the model of its tier (from
+   * `tiers`), each request logged in `model_calls` with purpose `summary`.
+   */
+  summaries?: SummarySettings;
   /** Where turn logs go (`DIR/YYYY-MM-DD.jsonl`); default `$XDG_DATA_HOME/scratchpad/turns`; `false` = no log. */
   turnLogDir?: string | false;
   /** Options for each executor subprocess (timeout, output cap, cwd). */

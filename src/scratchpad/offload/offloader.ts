@@ -257,7 +257,21 @@ export function createOffloader(config: OffloaderConfig): Offloader {
       const redactor = session.scratchpad.redactor;
       const builder = policy.previewFor(tool);
       const stored = await storedPreview(session, entry, builder, pastOnly(request.context));
-      const preview = redactPreview(redactor, stored.preview, stored.seen);
+      let preview = redactPreview(redactor, stored.preview, stored.seen);
+      let summary: SummaryOutcome | undefined;
+      if (policy.summarize && wantsSummary(policy.summarize, entry.kind, entry.bytes)) {
+        // Within the summary's size range (at most its `maxBytes`), the stored text is read back whole for the
+        // summarizer, redacted as a result held whole is.
+        const text = (await session.read({ id: entry.id }, { type: 'full' })).content;
+        const sent = redactor.enabled ? await redactor.redact(text) : text;
+        ({ preview, outcome: summary } = await summaryPreview(
+          policy.summarize,
+          sent,
+          preview,
+          request.context?.task,
+        ));
+        preview = redactPreview(redactor, preview);
+      }
       const rendered = RENDERERS[policy.format]({
         tool,
         entry,
@@ -275,6 +289,7 @@ export function createOffloader(config: OffloaderConfig): Offloader {
         preview: preview.text,
         storedField: 'content',
         shell: request.shell,
+        ...(summary ? { summary } : {}),
       };
     },
   };

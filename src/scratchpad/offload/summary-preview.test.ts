@@ -23,6 +23,12 @@ function bigLog(bytes: number, label = 'svc'): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** `text` as the executor's stream delivers it: UTF-8 bytes, in pieces. */
+async function* streamOf(text: string): AsyncIterable<Uint8Array> {
+  const bytes = Buffer.from(text, 'utf8');
+  for (let at = 0; at < bytes.length; at += 16_384) yield bytes.subarray(at, at + 16_384);
+}
+
 function offloaderWith(summarize: SummarizeOptions) {
   return createOffloader({ session, policy: createOffloadPolicy({ summarize }) });
 }
@@ -159,6 +165,35 @@ describe('the summarize preview', () => {
     expect(outcome.text).toContain('[REDACTED:private-key]');
     // What is stored stays byte-exact (store redaction is off by default).
     expect((await session.read('bash_1', { type: 'full' })).content).toBe(log);
+  });
+
+  it('summarizes a streamed result (describeStored) within its size range, from the stored text', async () => {
+    const requests: SummarizeRequest[] = [];
+    const offloader = offloaderWith({
+      summarizer: async (request) => {
+        requests.push(request);
+        return 'A log; one ERROR: disk quota exceeded on /var/data.';
+      },
+      maxBytes: 100_000,
+    });
+    const log = bigLog(60_000);
+    const entry = await offloader.storeStream({ tool: 'fs_read', content: streamOf(log) });
+    const outcome = await offloader.describeStored({
+      tool: 'fs_read',
+      entry,
+      metadata: {},
+      shell: { ok: true },
+      context: { task: 'why did it stop?' },
+    });
+    expect(outcome.summary).toEqual({ source: 'model' });
+    expect(outcome.text).toContain('Summary (written by a model');
+    expect(outcome.text).toContain('disk quota exceeded on /var/data');
+    expect(requests[0]).toMatchObject({ text: log, sampled: false, task: 'why did it stop?' });
+    // Above max_bytes the salient preview of the stored windows stays, and the summarizer is not asked.
+    const large = await offloader.storeStream({ tool: 'fs_read', content: streamOf(bigLog(150_000, 'big')) });
+    const plain = await offloader.describeStored({ tool: 'fs_read', entry: large, metadata: {}, shell: {} });
+    expect(plain.summary).toBeUndefined();
+    expect(requests).toHaveLength(1);
   });
 
   it('refuses a policy without a summarizer function, or with a bad budget', () => {
