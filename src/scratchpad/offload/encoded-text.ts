@@ -1,4 +1,5 @@
 import { Buffer } from 'node:buffer';
+import { eventLoopSlices } from '../../core/event-loop-slices.js';
 import { countCodePoints, countNewlines, isAsciiBytes } from '../../core/utf8.js';
 
 /** A text encoded to UTF-8 once, with the counts the store will record for it. */
@@ -29,13 +30,7 @@ const SLICE_MS = 20;
  */
 export async function encodeText(text: string, options: EncodeTextOptions = {}): Promise<EncodedText> {
   const pieceUnits = Math.max(2, options.pieceUnits ?? PIECE_UNITS);
-  const sliceMs = options.sliceMs ?? SLICE_MS;
-  let sliceStart = performance.now();
-  const turn = async () => {
-    if (performance.now() - sliceStart <= sliceMs) return;
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    sliceStart = performance.now();
-  };
+  const turn = eventLoopSlices(options.sliceMs ?? SLICE_MS);
   const pieces: Buffer[] = [];
   let total = 0;
   let chars = 0;
