@@ -1,4 +1,5 @@
 import { Buffer } from 'node:buffer';
+import { eventLoopSlices } from '../../core/event-loop-slices.js';
 import { countCodePoints, countNewlines, isAsciiBytes } from '../../core/utf8.js';
 
 /** A text encoded to UTF-8 once, with the counts the store will record for it. */
@@ -25,41 +26,39 @@ const SLICE_MS = 20;
 /**
  * Encodes `text` to UTF-8 once, piece by piece, counting its code points and newlines in the same pass, and gives
  * the event loop a turn every `sliceMs`: a 100 MB text neither stalls the process nor is encoded twice (the bytes go
- * to the store as they are). Pieces never split a surrogate pair.
+ * to the store as they are). Pieces never split a surrogate pair. The pieces' sizes are read first, so the bytes are
+ * written once, straight into one buffer of the exact size: no buffer per piece and no copy of them into the whole,
+ * which on a large text cost as much as the encoding (fresh memory is slow to touch the first time).
  */
 export async function encodeText(text: string, options: EncodeTextOptions = {}): Promise<EncodedText> {
   const pieceUnits = Math.max(2, options.pieceUnits ?? PIECE_UNITS);
-  const sliceMs = options.sliceMs ?? SLICE_MS;
-  let sliceStart = performance.now();
-  const turn = async () => {
-    if (performance.now() - sliceStart <= sliceMs) return;
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    sliceStart = performance.now();
-  };
-  const pieces: Buffer[] = [];
+  const turn = eventLoopSlices(options.sliceMs ?? SLICE_MS);
+  const ends: number[] = [];
   let total = 0;
-  let chars = 0;
-  let newlines = 0;
   for (let start = 0; start < text.length; ) {
     await turn();
     let end = Math.min(text.length, start + pieceUnits);
     const last = text.charCodeAt(end - 1);
     if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
-    const piece = Buffer.from(text.slice(start, end), 'utf8');
-    chars += isAsciiBytes(piece) ? piece.byteLength : countCodePoints(piece);
-    newlines += countNewlines(piece);
-    pieces.push(piece);
-    total += piece.byteLength;
+    // A lone surrogate counts 3 bytes here as it is written: U+FFFD.
+    total += Buffer.byteLength(text.slice(start, end), 'utf8');
+    ends.push(end);
     start = end;
   }
-  const bytes = pieces.length === 1 ? (pieces[0] as Buffer) : Buffer.allocUnsafe(total);
-  if (pieces.length > 1) {
-    let offset = 0;
-    for (const piece of pieces) {
-      await turn();
-      bytes.set(piece, offset);
-      offset += piece.byteLength;
-    }
+  const bytes = Buffer.allocUnsafe(total);
+  let chars = 0;
+  let newlines = 0;
+  let offset = 0;
+  let start = 0;
+  for (let index = 0; index < ends.length; index++) {
+    await turn();
+    const end = ends[index] as number;
+    const written = bytes.write(text.slice(start, end), offset, 'utf8');
+    const piece = bytes.subarray(offset, offset + written);
+    chars += isAsciiBytes(piece) ? written : countCodePoints(piece);
+    newlines += countNewlines(piece);
+    offset += written;
+    start = end;
   }
   const lines = total === 0 ? 0 : newlines + (bytes[total - 1] === 10 ? 0 : 1);
   return { bytes, chars, lines };

@@ -77,7 +77,10 @@ export function toOffloadContent(result: unknown): OffloadContent | undefined {
   });
 }
 
-/** The size of a result in `measure` units. */
+/**
+ * The size of a result in `measure` units. With `limit`, counting stops once the size is surely past it: a size
+ * above `limit` may then be a lower bound (still above it), as a 100 MB text is not counted to say it is big.
+ */
 export function measureContent(
   content: OffloadContent,
   measure: SizeMeasure,
@@ -90,9 +93,13 @@ export function measureContent(
       ? tokenizer.countUpTo(content.inlineText, limit ?? Number.POSITIVE_INFINITY)
       : estimateTokens(content.inlineText);
   }
-  if (measure === 'chars') return codePointLength(content.inlineText);
-  if (measure === 'json-bytes') return Buffer.byteLength(content.serialized, 'utf8');
-  return Buffer.byteLength(content.inlineText, 'utf8');
+  // A UTF-16 unit is at least one UTF-8 byte, and a code point at most two units.
+  if (measure === 'chars') {
+    const atLeast = Math.ceil(content.inlineText.length / 2);
+    return limit !== undefined && atLeast > limit ? atLeast : codePointLength(content.inlineText);
+  }
+  const text = measure === 'json-bytes' ? content.serialized : content.inlineText;
+  return limit !== undefined && text.length > limit ? text.length : Buffer.byteLength(text, 'utf8');
 }
 
 /**

@@ -164,13 +164,18 @@ export function createOffloader(config: OffloaderConfig): Offloader {
       const redactor = session.scratchpad.redactor;
       const built = redactPreview(
         redactor,
-        await buildWholePreview(builder, {
-          kind: content.kind,
-          text: content.text,
-          bytes,
-          ...(content.json === undefined ? {} : { json: content.json }),
-          context: pastOnly(request.context),
-        }),
+        await buildWholePreview(
+          builder,
+          {
+            kind: content.kind,
+            text: content.text,
+            bytes,
+            ...(content.json === undefined ? {} : { json: content.json }),
+            context: pastOnly(request.context),
+          },
+          // The encoding counted the lines already.
+          encoded ? { lines: encoded.lines } : undefined,
+        ),
         content.kind === 'text' ? content.text : undefined,
       );
       let preview = built;

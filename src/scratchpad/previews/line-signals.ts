@@ -85,24 +85,101 @@ const LEVEL_TOKENS: ReadonlyMap<string, Severity> = new Map([
 const LOGCAT_LEVEL = /^\S+\s+\S+\s+\d+\s+\d+\s+([EWF])\s+([^\s:]+)|^([EWF])\/([\w.$-]+)\s*\(\s*\d+\)\s*:/;
 
 // A cheap test every rule needs to pass (grouped by first letter, which the regex engine scans fast): most lines of
-// most outputs fail it and cost one scan.
+// most outputs fail it and cost one scan. Each alternative has its trigger in SIGNAL_TRIGGERS: change both together.
 const MAY_SIGNAL =
   /a(?:bort|lert)|broken|c(?:rit|annot|an't|ouldn't|ould not|orrupt|aused by|ode|ore dump)|d(?:enied|eprecat|eadlock)|e(?:rr|merg|xception|xit)|f(?:ail|atal|orbidden)|i(?:nvalid|llegal)|killed|mismatch|n(?:ot ok|ot found|o such|ot permitted|o test)|o(?:verflow|ut of memory|om[-_]kill)|panic|r(?:efused|ejected|c\W)|s(?:evere|egmentation|tatus\W{0,3}[45]\d\d)|t(?:raceback|imed out|imeout)|u(?:nhandled|ncaught|nable|nexpected|nreachable|nresolved|nauthorized)|violation|warn|h(?:ttp\/\d(?:\.\d)?"? [45]\d\d|ead [45]\d\d)|(?:get|post|put|patch|delete|options) [45]\d\d|[✗✕✘]|^E {3}|<fault|(?:^|\s)[EWF](?:\/|\s)/i;
 
 /**
- * A global, multi-line form of the cheap test, to find the lines of a whole text that may carry a signal at grep
- * speed: a line the cheap test passes always holds a match of this one (it may find more: `\s` and `\W` can match
- * a line end), so running {@link lineSignal} on the lines it finds counts every signal of the text.
+ * What every line the cheap test passes holds, as plain sequences a scanner can look for in one pass over a whole
+ * text ({@link signalScanner}): each alternative of {@link MAY_SIGNAL}, written out. Letters match either case
+ * (ASCII letters only, as the `i` flag does); `\W`, `\s` and `\d` are the regex classes, `[…]` one of the
+ * characters listed. A trigger may be looser than its alternative (the line is then judged and found plain), never
+ * stricter: a line start counts as `\s` before the first character, so `\s[ewf]\s` stands for `^E {3}` and
+ * `(?:^|\s)[EWF](?:\/|\s)` alike. signal-scanner.test.ts checks that each alternative is covered.
  */
-export function signalCandidates(): RegExp {
-  return new RegExp(MAY_SIGNAL.source, 'gim');
+export const SIGNAL_TRIGGERS: readonly string[] = [
+  'abort',
+  'alert',
+  'broken',
+  'crit',
+  'cannot',
+  "can't",
+  "couldn't",
+  'could not',
+  'corrupt',
+  'caused by',
+  'code',
+  'core dump',
+  'denied',
+  'deprecat',
+  'deadlock',
+  'err',
+  'emerg',
+  'exception',
+  'exit',
+  'fail',
+  'fatal',
+  'forbidden',
+  'invalid',
+  'illegal',
+  'killed',
+  'mismatch',
+  'not ok',
+  'not found',
+  'no such',
+  'not permitted',
+  'no test',
+  'overflow',
+  'out of memory',
+  'oom[-_]kill',
+  'panic',
+  'refused',
+  'rejected',
+  'rc\\W',
+  'severe',
+  'segmentation',
+  'status[45]\\d\\d',
+  'status\\W[45]\\d\\d',
+  'status\\W\\W[45]\\d\\d',
+  'status\\W\\W\\W[45]\\d\\d',
+  'traceback',
+  'timed out',
+  'timeout',
+  'unhandled',
+  'uncaught',
+  'unable',
+  'unexpected',
+  'unreachable',
+  'unresolved',
+  'unauthorized',
+  'violation',
+  'warn',
+  'http/\\d [45]\\d\\d',
+  'http/\\d" [45]\\d\\d',
+  'http/\\d.\\d [45]\\d\\d',
+  'http/\\d.\\d" [45]\\d\\d',
+  'head [45]\\d\\d',
+  'get [45]\\d\\d',
+  'post [45]\\d\\d',
+  'put [45]\\d\\d',
+  'patch [45]\\d\\d',
+  'delete [45]\\d\\d',
+  'options [45]\\d\\d',
+  '[✗✕✘]',
+  '<fault',
+  '\\s[ewf][/\\s]',
+];
+
+/** True when `line` passes the cheap test every signal needs (as {@link lineSignal} reads it: its first 2,000 characters). */
+export function maySignal(line: string): boolean {
+  return MAY_SIGNAL.test(line.length > 2000 ? line.slice(0, 2000) : line);
 }
 
 /** Why `line` stands out, or `undefined` when it reports nothing wrong. The strongest rule that matches wins. */
 export function lineSignal(line: string): LineSignal | undefined {
   // Long lines are judged on their first 2,000 characters: a level or an error message comes early.
+  if (!maySignal(line)) return undefined;
   const text = line.length > 2000 ? line.slice(0, 2000) : line;
-  if (!MAY_SIGNAL.test(text)) return undefined;
   let best: LineSignal | undefined;
   const level = levelColumn(text);
   if (level) best = level;

@@ -78,6 +78,12 @@ describe('tallyText', () => {
     expect(tally.shapes).toBeUndefined();
   });
 
+  it('takes the line count a caller has made already (an encoding counts them as the store does)', async () => {
+    const text = 'ERROR a\nINFO b\n';
+    expect(await tallyText(text, { lines: 2 })).toEqual(naiveTally(text));
+    expect((await tallyText(text, { lines: 5 })).lines).toBe(5);
+  });
+
   it('past its time budget, still counts the lines but gives up the levels, so a caller states estimates', async () => {
     expect(await tallyText('ERROR a\n'.repeat(1000), { budgetMs: 0 })).toEqual({
       chars: 8000,

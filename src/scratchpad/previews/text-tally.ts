@@ -1,4 +1,6 @@
-import { lineSignal, signalCandidates } from './line-signals.js';
+import { eventLoopSlices } from '../../core/event-loop-slices.js';
+import { lineSignal } from './line-signals.js';
+import { signalScanner } from './signal-scanner.js';
 import { signalShape } from './stand-outs.js';
 
 /** Counts over a whole text, exact, for a preview that reads only a sample of it. */
@@ -33,38 +35,29 @@ export interface TallyOptions {
    * severities and the preview marks its level counts as estimates (the line count is always made: it is cheap).
    */
   budgetMs?: number;
+  /**
+   * The text's lines, when the caller has counted them already as the store counts them (an offload's encoding
+   * does, `encodeText`): the tally then does not count them again.
+   */
+  lines?: number;
 }
 
 const MAX_SHAPES = 20_000;
 const CHUNK_CHARS = 1 << 20;
 const SLICE_MS = 20;
 const BUDGET_MS = 10_000;
-// Longer than any match of the candidate test (its longest alternatives are about 15 characters).
-const CANDIDATE_OVERLAP = 256;
 
 /**
- * Counts the lines of a whole text and its lines of each severity, exactly, at grep speed: the newlines first (at
- * `indexOf` speed, always to the end), then one global regex scan finds the lines that may carry a signal
- * ({@link signalCandidates}), and only those are judged by {@link lineSignal}. Both run in slices of at most
- * `sliceMs`, yielding to the event loop between them, so a 100 MB text never stalls the process. When the level
- * scan cannot finish within `budgetMs`, the tally has no `severities` (and no `signaled`).
+ * Counts the lines of a whole text and its lines of each severity, exactly, in one read of it: the newlines at
+ * `indexOf` speed (unless the caller gives `lines`), then a {@link signalScanner} finds the lines that may carry a
+ * signal, and only those are judged by {@link lineSignal}. Both run in slices of at most `sliceMs`, yielding to the
+ * event loop between them, so a 100 MB text never stalls the process. When the level scan cannot finish within
+ * `budgetMs`, the tally has no `severities` (and no `shapes`).
  */
 export async function tallyText(text: string, options: TallyOptions = {}): Promise<TextTally> {
   const chunkChars = Math.max(1, options.chunkChars ?? CHUNK_CHARS);
-  const sliceMs = options.sliceMs ?? SLICE_MS;
-  let sliceStart = performance.now();
-  const turn = async () => {
-    if (performance.now() - sliceStart <= sliceMs) return;
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    sliceStart = performance.now();
-  };
-  let newlines = 0;
-  for (let from = 0; from < text.length; from += chunkChars * 4) {
-    await turn();
-    const part = text.slice(from, from + chunkChars * 4);
-    for (let at = part.indexOf('\n'); at !== -1; at = part.indexOf('\n', at + 1)) newlines++;
-  }
-  const lines = text.length === 0 ? 0 : newlines + (text.endsWith('\n') ? 0 : 1);
+  const turn = eventLoopSlices(options.sliceMs ?? SLICE_MS);
+  const lines = options.lines ?? (await countLines(text, chunkChars * 4, turn));
   const levels = await scanLevels(text, options, turn);
   return {
     chars: text.length,
@@ -74,7 +67,19 @@ export async function tallyText(text: string, options: TallyOptions = {}): Promi
   };
 }
 
-/** The lines of each severity and where the signal lines are; `undefined` past the budget. */
+/** Lines as the store counts them: split on `\n`, a last line without one counts. */
+async function countLines(text: string, chunkChars: number, turn: () => Promise<void>): Promise<number> {
+  let newlines = 0;
+  for (let from = 0; from < text.length; from += chunkChars) {
+    await turn();
+    // Searched within the chunk, so a text without newlines is not searched to its end in one step.
+    const part = text.slice(from, from + chunkChars);
+    for (let at = part.indexOf('\n'); at !== -1; at = part.indexOf('\n', at + 1)) newlines++;
+  }
+  return text.length === 0 ? 0 : newlines + (text.endsWith('\n') ? 0 : 1);
+}
+
+/** The lines of each severity and the signal lines by shape; `undefined` past the budget. */
 async function scanLevels(
   text: string,
   options: TallyOptions,
@@ -86,31 +91,20 @@ async function scanLevels(
   const started = performance.now();
   const severities = [0, 0, 0, 0, 0];
   let shapes: Map<string, number[]> | undefined = new Map();
-  let lastNewline = -1;
-  const passNewlines = (from: number, to: number) => {
-    // Within a slice, so a long line is not searched past `to`.
-    const at = text.slice(from, to).lastIndexOf('\n');
-    if (at !== -1) lastNewline = from + at;
-  };
-  const candidates = signalCandidates();
-  // Everything before `position` is judged, and `lastNewline` is the last newline before it.
+  const scanner = signalScanner();
+  // Everything before `position` is judged; the scanner goes on from there.
   for (let position = 0; position < text.length; ) {
     if (performance.now() - started >= budgetMs) return undefined;
     await turn();
     const limit = Math.min(text.length, position + chunkChars);
-    // The window runs past the limit so that a match starting before it is found whole.
-    const window = text.slice(position, Math.min(text.length, limit + CANDIDATE_OVERLAP));
-    candidates.lastIndex = 0;
-    const match = candidates.exec(window);
-    if (match === null || position + match.index >= limit) {
-      passNewlines(position, limit);
+    const hit = scanner.find(text, position, limit);
+    if (hit === -1) {
       position = limit;
       continue;
     }
-    const at = position + match.index;
-    passNewlines(position, at);
-    const start = lastNewline + 1;
-    const newline = text.indexOf('\n', at);
+    // The line holding the hit (a hit on a line's `\n` is in the line that newline ends).
+    const start = hit === 0 ? 0 : text.lastIndexOf('\n', hit - 1) + 1;
+    const newline = text.indexOf('\n', hit);
     const end = newline === -1 ? text.length : newline;
     const line = text.slice(start, end);
     const signal = lineSignal(line);
@@ -127,7 +121,6 @@ async function scanLevels(
         else shapes = undefined;
       }
     }
-    if (newline !== -1) lastNewline = newline;
     position = end + 1;
   }
   return { severities, shapes };
