@@ -13,6 +13,8 @@ export { createMcpServer, type McpServerOptions } from './mcp-server.js';
 export { serveStdio } from './serve-stdio.js';
 /** Serves MCP over Streamable HTTP behind the local HTTP guards (bind policy, bearer token, Host/Origin). */
 export { type McpHttpServer, type ServeHttpOptions, serveHttp } from './http/serve-http.js';
+/** The error codes the MCP layer owns (docs/errors.md): `UPSTREAM_UNAVAILABLE`. */
+export type { McpErrorCode } from './mcp-errors.js';
 /** Starts the proxy: an upstream MCP server's tools, with large results offloaded to the scratchpad. */
 export { type McpProxy, type McpProxyOptions, startMcpProxy } from './proxy/mcp-proxy.js';
 /** The stdio transport that frames input in linear time and answers oversized messages with errors. */

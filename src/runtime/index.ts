@@ -80,7 +80,6 @@ export {
 } from './executors/index.js';
 // The mnestome: what worked before (passages and their signatures).
 export { defaultMnestomePath, Mnestome, type Passage, type StoredPassage } from './mnestome/index.js';
-
 // The language-model interface every provider implements, and a scripted model for tests.
 export {
   createScriptedModel,
@@ -137,6 +136,8 @@ export {
   type PrefilterEntry,
   type PrefilterSelection,
 } from './prefilter/index.js';
+// Errors: the codes the runtime owns (docs/errors.md), each a `ScratchpadError` of the library.
+export type { RuntimeErrorCode } from './runtime-errors.js';
 // The operating-system sandbox every executor call runs in (bubblewrap on Linux).
 export {
   type BubblewrapSandboxConfig,
