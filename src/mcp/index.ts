@@ -8,7 +8,8 @@
 // biome-ignore-all assist/source/organizeImports: one export per statement, each with its TSDoc, in reading order
 
 /** Creates an MCP server serving one session: a tool preset plus the session's entries as resources. */
-export { createMcpServer, type McpServerOptions } from './mcp-server.js';
+export { createMcpServer } from './mcp-server.js';
+export type { McpServerOptions } from './served-session.js';
 /** Serves a server over stdio, with request and reply size limits. */
 export { serveStdio } from './serve-stdio.js';
 /** Serves MCP over Streamable HTTP behind the local HTTP guards (bind policy, bearer token, Host/Origin). */
