@@ -99,20 +99,10 @@ export {
   type ScriptedResponse,
   type ScriptedStep,
 } from './model/index.js';
-// Modes: how a turn uses its tiers (local, online, hybrid with escalation).
-export {
-  defaultHybridSettings,
-  type EscalationTrigger,
-  type HybridSettings,
-  MODE_STRATEGIES,
-  type ModeStrategy,
-  type PlanOutcome,
-  runHybridTurn,
-} from './modes/index.js';
+// Modes: the hybrid mode's settings (a turn picks its mode with `runTurn`'s `mode`).
+export { defaultHybridSettings, type EscalationTrigger, type HybridSettings } from './modes/index.js';
 // Turns and queries: one user turn through the planner loop; a one-shot query.
 export {
-  type Attempt,
-  type AttemptEnd,
   type FinalKind,
   type PlannedCall,
   type RunQueryOptions,
@@ -121,7 +111,6 @@ export {
   runQuery,
   runTurn,
   type StepOutcome,
-  type TurnContext,
   type TurnEvent,
   type TurnLogRecord,
   type TurnMode,
