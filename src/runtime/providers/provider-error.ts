@@ -45,7 +45,7 @@ const CONNECTION_CODES: Record<string, string> = {
  * Why `error` is a failure to reach the server (refused, DNS, timeout, reset), or `undefined` when it is not.
  * Walks the `cause` chain and `AggregateError.errors`, where Node's fetch and the SDKs put the system error.
  */
-export function connectionFailureReason(error: unknown): string | undefined {
+function connectionFailureReason(error: unknown): string | undefined {
   const seen = new Set<unknown>();
   const visit = (value: unknown): string | undefined => {
     if (typeof value !== 'object' || value === null || seen.has(value)) return undefined;
