@@ -9,7 +9,6 @@
 // A shared machine swells the tails; the load average is printed with the figures (`chrt -f 10` steadies them).
 //
 //   node bench/proxy-http.js [--rounds N (default 300)] [--json PATH]     (from a built checkout)
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -17,6 +16,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { spawnServer } from '../scripts/lib/spawn-server.mjs';
 import { median, printTable, quantile, round } from './lib/measure.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -44,28 +44,13 @@ const children = [];
 
 /** Starts a server and resolves with the URL it prints on stderr (`… at http://…/mcp`). */
 function start(name, args) {
-  const child = spawn(process.execPath, args, {
+  const { child, url } = spawnServer(args, {
+    name,
     cwd: root,
     env: { ...process.env, XDG_DATA_HOME: join(work, `data-${name}`) },
-    stdio: ['ignore', 'ignore', 'pipe'],
   });
   children.push(child);
-  let stderr = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name} did not start in 60 s:\n${stderr}`)), 60_000);
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk.toString();
-      const url = /\bat (http:\/\/\S+\/mcp)\b/.exec(stderr)?.[1];
-      if (url) {
-        clearTimeout(timer);
-        resolve(url);
-      }
-    });
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${name} exited (${code}) before it served:\n${stderr}`));
-    });
-  });
+  return url;
 }
 
 async function connect(url) {

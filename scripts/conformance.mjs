@@ -9,11 +9,12 @@
 // The suite needs Node 22 or later; it is installed from the npm registry into a temporary folder, not a dependency.
 //
 //   node scripts/conformance.mjs [--keep]       (from a built checkout: npm run build first)
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { spawnServer } from './lib/spawn-server.mjs';
 
 const SUITE = '@modelcontextprotocol/conformance@0.1.16';
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -55,28 +56,13 @@ process.on('exit', () => {
 
 /** Starts a server and resolves with the URL it prints on stderr (`… at http://…/mcp`). */
 function start(name, args, env = {}) {
-  const child = spawn(process.execPath, args, {
+  const { child, url } = spawnServer(args, {
+    name,
     cwd: root,
     env: { ...process.env, XDG_DATA_HOME: join(work, `data-${name}`), ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
   });
   children.push(child);
-  let stderr = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name} did not start in 60 s:\n${stderr}`)), 60_000);
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk.toString();
-      const url = /\bat (http:\/\/\S+\/mcp)\b/.exec(stderr)?.[1];
-      if (url) {
-        clearTimeout(timer);
-        resolve(url);
-      }
-    });
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${name} exited (${code}) before it served:\n${stderr}`));
-    });
-  });
+  return url;
 }
 
 /** Runs every server scenario against `url`; the scenarios passed (no check failed) and failed, by name. */

@@ -61,7 +61,12 @@ export { formatError } from './core/format-error.js';
 /** An error as data: `{ ok: false, error: CODE, message, hint }`. */
 export { errorPayload } from './core/format-error.js';
 /** Types of errors, entries, chunks and slices. */
-export type { ErrorCategory, ScratchpadErrorCode, ScratchpadErrorOptions } from './core/errors.js';
+export type {
+  ErrorCategory,
+  LayerErrorOptions,
+  ScratchpadErrorCode,
+  ScratchpadErrorOptions,
+} from './core/errors.js';
 export type { ErrorPayload } from './core/format-error.js';
 export type { Entry, EntryKind, EntryRecord, SessionInfo } from './core/entry.js';
 export type { Chunk, ChunkAxis, ChunkInfo } from './core/chunk.js';

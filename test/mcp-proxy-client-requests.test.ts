@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +13,7 @@ import {
   LoggingMessageNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { spawnServer } from '../scripts/lib/spawn-server.mjs';
 import { builtCli } from './helpers/built-cli.js';
 import { toolText } from './helpers/cli-client.js';
 
@@ -40,20 +41,12 @@ function proxyArgs(database: string, ...served: string[]): string[] {
 
 /** `scratchpad proxy --http 127.0.0.1:0 -- <fixture>`, and the URL it serves. */
 async function proxyOverHttp(database: string): Promise<string> {
-  const child = spawn(process.execPath, proxyArgs(database, '--http', '127.0.0.1:0'), {
+  const { child, url } = spawnServer(proxyArgs(database, '--http', '127.0.0.1:0'), {
+    name: 'proxy',
     env: { ...process.env, XDG_DATA_HOME: home, SCRATCHPAD_TOKEN: '' },
-    stdio: ['ignore', 'ignore', 'pipe'],
   });
   children.push(child);
-  return new Promise<string>((resolve, reject) => {
-    let stderr = '';
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      const match = /at (http:\/\/\S+\/mcp)/.exec(stderr);
-      if (match) resolve(match[1] as string);
-    });
-    child.once('exit', (code) => reject(new Error(`proxy exited with ${code}: ${stderr}`)));
-  });
+  return url;
 }
 
 /** An official SDK client that answers sampling and elicitation as a person and a model would, and keeps logs. */

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnServer } from '../scripts/lib/spawn-server.mjs';
 import { builtCli } from './helpers/built-cli.js';
 import { connectStdio, toolText } from './helpers/cli-client.js';
 import { LOG, startRemote } from './helpers/remote-upstream.js';
@@ -148,8 +148,7 @@ describe('scratchpad proxy --url: a remote upstream', () => {
 describe('scratchpad proxy --http: the proxy served over Streamable HTTP', () => {
   it('serves two clients at once with their own MCP sessions over one upstream, and the guards of mcp --http', async () => {
     const upstream = fileURLToPath(new URL('./fixtures/upstream-server.mjs', import.meta.url));
-    const child = spawn(
-      process.execPath,
+    const { child, url: served } = spawnServer(
       [
         cli,
         '--db',
@@ -161,21 +160,10 @@ describe('scratchpad proxy --http: the proxy served over Streamable HTTP', () =>
         process.execPath,
         upstream,
       ],
-      {
-        env: { ...process.env, XDG_DATA_HOME: home, SCRATCHPAD_TOKEN: '' },
-        stdio: ['ignore', 'ignore', 'pipe'],
-      },
+      { name: 'proxy', env: { ...process.env, XDG_DATA_HOME: home, SCRATCHPAD_TOKEN: '' } },
     );
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let stderr = '';
-        child.stderr?.on('data', (chunk: Buffer) => {
-          stderr += chunk.toString();
-          const match = /at (http:\/\/\S+\/mcp)/.exec(stderr);
-          if (match) resolve(match[1] as string);
-        });
-        child.once('exit', (code) => reject(new Error(`proxy exited with ${code}: ${stderr}`)));
-      });
+      const url = await served;
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
       const clients = await Promise.all(
         [1, 2].map(async (index) => {

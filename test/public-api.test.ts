@@ -128,7 +128,6 @@ const PUBLIC_API: Record<string, string[]> = {
   './runtime': [
     'DEFAULT_JUDGE_THRESHOLD',
     'DEFAULT_MODELS',
-    'MODE_STRATEGIES',
     'Mnestome',
     'PROVIDER_ALIASES',
     'RUNTIME_DEFAULTS',
@@ -174,7 +173,6 @@ const PUBLIC_API: Record<string, string[]> = {
     'resolveModel',
     'resolveTier',
     'runExecutor',
-    'runHybridTurn',
     'runQuery',
     'runSchedulerDaemon',
     'runTurn',

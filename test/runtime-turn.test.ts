@@ -298,11 +298,11 @@ describe('runTurn (seed 002 planner)', () => {
   });
 
   it('a provider failure mid-turn ends with final_kind error and a structured record', async () => {
-    const { ScratchpadError } = await import('../src/core/errors.js');
+    const { runtimeError } = await import('../src/runtime/runtime-errors.js');
     const { run } = turn(
       [
         {
-          throws: new ScratchpadError(
+          throws: runtimeError(
             'PROVIDER_UNREACHABLE',
             'Cannot reach ollama at http://127.0.0.1:9 (connection refused).',
             { hint: 'Set OLLAMA_HOST.' },

@@ -1,5 +1,5 @@
 /** Input up to this size is held in memory, so a write that loses a race to another writer can be retried. */
-export const RETRY_BUFFER_BYTES = 64 * 1024 * 1024;
+const RETRY_BUFFER_BYTES = 64 * 1024 * 1024;
 
 /**
  * Reads `input` into memory while it stays within `limit` bytes: the bytes when it ended within the limit (a

@@ -30,5 +30,6 @@ export function cliWording(error: ScratchpadError): ScratchpadError {
     ...(hint === undefined ? {} : { hint }),
     details: error.details,
     cause: error,
+    category: error.category,
   });
 }

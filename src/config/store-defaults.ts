@@ -24,7 +24,7 @@ export interface StoreDefaults {
 const STORE_KEYS = ['session', 'default_ttl_seconds', 'max_store_bytes', 'max_session_bytes'];
 
 /** Reads `[store]` out of a config file's text; a bad value is a `CONFIG_INVALID` naming the file, line and key. */
-export function parseStoreDefaults(text: string, path: string): StoreDefaults {
+function parseStoreDefaults(text: string, path: string): StoreDefaults {
   const raw = parseToml(text, path);
   const store = readSection(raw.store, ['store'], STORE_KEYS, { text, path });
   const defaults: StoreDefaults = {};

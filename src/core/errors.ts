@@ -1,11 +1,17 @@
 /**
  * The one error type of the library. Every failure a caller can act on is a `ScratchpadError` with a documented
- * string `code`; bugs still throw plain errors.
+ * string `code`; bugs still throw plain errors. Core owns the error type, its formatter (`format-error.ts`) and the
+ * library's own codes (core, config, stores, the service, the context manager, the tools); each layer above declares
+ * its own codes in a module of its own with {@link defineErrorCodes} (`runtime/runtime-errors.ts`,
+ * `mcp/mcp-errors.ts`), so core names no code of a layer above it. `docs/errors.md` lists every code by owner.
  */
 
 const BRAND = Symbol.for('llm-scratchpad.error');
 
-/** Documented error codes. Tools turn these into results a model can act on. */
+/**
+ * The library's own error codes (the runtime's are `RuntimeErrorCode`, the MCP proxy's `McpErrorCode`). Tools turn
+ * these into results a model can act on.
+ */
 export type ScratchpadErrorCode =
   | 'INVALID_NAME'
   | 'INVALID_ARGUMENT'
@@ -25,14 +31,7 @@ export type ScratchpadErrorCode =
   | 'REFERENCE_UNRESOLVED'
   | 'STORE_UNAVAILABLE'
   | 'STORE_CORRUPT'
-  | 'PROVIDER_UNREACHABLE'
-  | 'PROVIDER_ERROR'
-  | 'UPSTREAM_UNAVAILABLE'
-  | 'EXECUTOR_INVALID'
-  | 'INSIDE_SANDBOX'
-  | 'WRITE_REFUSED'
   | 'CONFIG_INVALID'
-  | 'SCHEDULER_LOCKED'
   | 'LEASED'
   | 'READ_ONLY'
   | 'CODEC_UNAVAILABLE';
@@ -40,7 +39,10 @@ export type ScratchpadErrorCode =
 /** Whose fault: the caller's input, our system, or a third party we talk to. */
 export type ErrorCategory = 'user' | 'system' | 'third-party';
 
-const CATEGORY: Record<ScratchpadErrorCode, ErrorCategory> = {
+/** The category of each code a layer owns: what a layer gives {@link defineErrorCodes}. */
+export type ErrorCodeCategories<Code extends string> = Readonly<Record<Code, ErrorCategory>>;
+
+const CATEGORY: ErrorCodeCategories<ScratchpadErrorCode> = {
   INVALID_NAME: 'user',
   INVALID_ARGUMENT: 'user',
   ENTRY_NOT_FOUND: 'user',
@@ -59,20 +61,13 @@ const CATEGORY: Record<ScratchpadErrorCode, ErrorCategory> = {
   REFERENCE_UNRESOLVED: 'user',
   STORE_UNAVAILABLE: 'system',
   STORE_CORRUPT: 'system',
-  PROVIDER_UNREACHABLE: 'third-party',
-  PROVIDER_ERROR: 'third-party',
-  UPSTREAM_UNAVAILABLE: 'third-party',
-  EXECUTOR_INVALID: 'system',
-  INSIDE_SANDBOX: 'user',
-  WRITE_REFUSED: 'user',
   CONFIG_INVALID: 'user',
-  SCHEDULER_LOCKED: 'user',
   LEASED: 'user',
   READ_ONLY: 'user',
   CODEC_UNAVAILABLE: 'system',
 };
 
-/** Every error code, in the order `docs/errors.md` lists them. */
+/** The library's own error codes, in the order `docs/errors.md` lists them. */
 export const ERROR_CODES = Object.keys(CATEGORY) as readonly ScratchpadErrorCode[];
 
 /** Options for {@link ScratchpadError}. */
@@ -84,19 +79,35 @@ export interface ScratchpadErrorOptions {
   cause?: unknown;
 }
 
+/** Options for a code core does not own (a layer's, see {@link defineErrorCodes}): they carry its category. */
+export interface LayerErrorOptions extends ScratchpadErrorOptions {
+  category: ErrorCategory;
+}
+
 /** Base error of the library; check with {@link ScratchpadError.isInstance} across package copies. */
 export class ScratchpadError extends Error {
   readonly [BRAND] = true;
-  readonly code: ScratchpadErrorCode;
+  /** One of the library's codes ({@link ScratchpadErrorCode}) or one a layer above declares. */
+  readonly code: string;
   readonly category: ErrorCategory;
   readonly hint: string | undefined;
   readonly details: Record<string, unknown>;
 
-  constructor(code: ScratchpadErrorCode, message: string, options: ScratchpadErrorOptions = {}) {
+  /** An error with one of the library's codes; its category is the code's. */
+  constructor(code: ScratchpadErrorCode, message: string, options?: ScratchpadErrorOptions);
+  /** An error with a code a layer declares, and that code's category (a library code keeps its own category). */
+  constructor(code: string, message: string, options: LayerErrorOptions);
+  constructor(
+    code: string,
+    message: string,
+    options: ScratchpadErrorOptions & { category?: ErrorCategory } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'ScratchpadError';
     this.code = code;
-    this.category = CATEGORY[code];
+    this.category = Object.hasOwn(CATEGORY, code)
+      ? CATEGORY[code as ScratchpadErrorCode]
+      : (options.category as ErrorCategory);
     this.hint = options.hint;
     this.details = options.details ?? {};
   }
@@ -107,13 +118,13 @@ export class ScratchpadError extends Error {
   }
 
   /** True when `value` is a `ScratchpadError` with the given code. */
-  static hasCode(value: unknown, code: ScratchpadErrorCode): value is ScratchpadError {
+  static hasCode(value: unknown, code: string): value is ScratchpadError {
     return ScratchpadError.isInstance(value) && value.code === code;
   }
 
   toJSON(): {
     name: string;
-    code: ScratchpadErrorCode;
+    code: string;
     category: ErrorCategory;
     message: string;
     hint?: string;
@@ -128,4 +139,22 @@ export class ScratchpadError extends Error {
       ...(Object.keys(this.details).length === 0 ? {} : { details: this.details }),
     };
   }
+}
+
+/** A layer's error codes: its codes in the order `docs/errors.md` lists them, and the constructor of its errors. */
+export interface LayerErrorCodes<Code extends string> {
+  readonly codes: readonly Code[];
+  /** A `ScratchpadError` with one of this layer's codes and that code's category. */
+  error(code: Code, message: string, options?: ScratchpadErrorOptions): ScratchpadError;
+}
+
+/** Declares the error codes a layer above core owns, with their categories (see `runtime/runtime-errors.ts`). */
+export function defineErrorCodes<Code extends string>(
+  categories: ErrorCodeCategories<Code>,
+): LayerErrorCodes<Code> {
+  return {
+    codes: Object.keys(categories) as Code[],
+    error: (code, message, options = {}) =>
+      new ScratchpadError(code, message, { ...options, category: categories[code] }),
+  };
 }

@@ -1,8 +1,9 @@
-import { ScratchpadError, type ScratchpadErrorCode } from './errors.js';
+import { ScratchpadError } from './errors.js';
 
 /** The structured form of an error, as every machine-readable surface shows it (tool data, CLI `--json`). */
 export interface ErrorPayload {
-  code: ScratchpadErrorCode;
+  /** The error's code (the library's own, or one a layer above declares). */
+  code: string;
   message: string;
   hint?: string;
 }

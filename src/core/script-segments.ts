@@ -22,7 +22,7 @@ import { escapeRegex } from './escape-regex.js';
 export const SEGMENT_BREAK = '\u200b';
 
 /** Code point ranges (inclusive) whose characters are indexed one by one. */
-export const SEGMENTED_RANGES: ReadonlyArray<readonly [number, number]> = [
+const SEGMENTED_RANGES: ReadonlyArray<readonly [number, number]> = [
   [0x0e00, 0x0eff], // Thai, Lao
   [0x1000, 0x109f], // Myanmar
   [0x1100, 0x11ff], // Hangul Jamo

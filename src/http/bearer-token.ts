@@ -6,7 +6,7 @@ import { ScratchpadError } from '../core/errors.js';
 export const TOKEN_ENVIRONMENT_VARIABLE = 'SCRATCHPAD_TOKEN';
 
 /** Shortest token accepted: 16 characters (`openssl rand -hex 32` makes 64). */
-export const MIN_TOKEN_LENGTH = 16;
+const MIN_TOKEN_LENGTH = 16;
 
 const GENERATE_HINT =
   'Create one with: openssl rand -hex 32 > ~/.config/scratchpad/token && chmod 600 ~/.config/scratchpad/token';

@@ -73,7 +73,7 @@ export function createRequestGuard(
 }
 
 /** `application/json`, optionally with parameters (`; charset=utf-8`); parsed, never a substring match. */
-export function isJsonMediaType(contentType: string | undefined): boolean {
+function isJsonMediaType(contentType: string | undefined): boolean {
   const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase();
   return type === 'application/json';
 }

@@ -8,11 +8,14 @@
 // biome-ignore-all assist/source/organizeImports: one export per statement, each with its TSDoc, in reading order
 
 /** Creates an MCP server serving one session: a tool preset plus the session's entries as resources. */
-export { createMcpServer, type McpServerOptions } from './mcp-server.js';
+export { createMcpServer } from './mcp-server.js';
+export type { McpServerOptions } from './served-session.js';
 /** Serves a server over stdio, with request and reply size limits. */
 export { serveStdio } from './serve-stdio.js';
 /** Serves MCP over Streamable HTTP behind the local HTTP guards (bind policy, bearer token, Host/Origin). */
 export { type McpHttpServer, type ServeHttpOptions, serveHttp } from './http/serve-http.js';
+/** The error codes the MCP layer owns (docs/errors.md): `UPSTREAM_UNAVAILABLE`. */
+export type { McpErrorCode } from './mcp-errors.js';
 /** Starts the proxy: an upstream MCP server's tools, with large results offloaded to the scratchpad. */
 export { type McpProxy, type McpProxyOptions, startMcpProxy } from './proxy/mcp-proxy.js';
 /** The stdio transport that frames input in linear time and answers oversized messages with errors. */

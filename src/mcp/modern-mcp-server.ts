@@ -1,11 +1,6 @@
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { ProtocolError, Server, type Tool } from '@modelcontextprotocol/server';
-import { EntryPresence } from './entry-presence.js';
-import { EntryResources } from './entry-resources.js';
-import { type McpServerOptions, replyContentBudget } from './mcp-server.js';
-import { ScratchpadTools } from './scratchpad-tools.js';
-import { serverInstructions } from './server-instructions.js';
-import { DEFAULT_MAX_REPLY_BYTES } from './transport/message-limits.js';
+import { announceToolListChanges, type McpServerOptions, serveSession } from './served-session.js';
 
 /**
  * Cache hints of the 2026-07-28 revision, true to what they describe: every result is this session's own
@@ -25,40 +20,24 @@ const NO_REUSE = { ttlMs: 0, cacheScope: 'private' } as const;
  * The SDK calls this once per HTTP request or stdio connection; nothing here outlives that but the store.
  */
 export function createModernMcpServer(options: McpServerOptions, era: 'legacy' | 'modern'): Server {
-  const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
-  const session = options.scratchpad.session(options.session);
-  const maxReplyBytes = options.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES;
-  const presence = new EntryPresence(session, { pollMs: options.presencePollMs ?? 1000 });
-  const tools = new ScratchpadTools({
-    session,
-    preset: options.preset,
-    maxReplyContentBytes: replyContentBudget(maxReplyBytes),
-    maxReferenceBytes: options.maxReferenceBytes ?? maxReplyBytes,
-    presence,
-    log,
-  });
-  const resources = new EntryResources(session, { maxReplyContentBytes: replyContentBudget(maxReplyBytes) });
-  const instructions = serverInstructions(options.preset);
-  const server = new Server(
-    { name: options.name ?? 'scratchpad', version: options.version ?? '0.1.0' },
-    {
-      // 2025-11-25 connections hear `tools/list_changed` when the read tool appears; 2026-07-28 has no connection
-      // to send it on (its successor, `subscriptions/listen`, is not served yet), so it claims no such notice.
-      capabilities: {
-        tools: { listChanged: era === 'legacy' && tools.dynamic },
-        resources: {},
-        completions: {},
-      },
-      ...(instructions ? { instructions } : {}),
-      cacheHints: {
-        'tools/list': NO_REUSE,
-        'resources/list': NO_REUSE,
-        'resources/templates/list': NO_REUSE,
-        'resources/read': NO_REUSE,
-        'server/discover': NO_REUSE,
-      },
+  const { serverInfo, instructions, tools, resources, presence } = serveSession(options);
+  const server = new Server(serverInfo, {
+    // 2025-11-25 connections hear `tools/list_changed` when the read tool appears; 2026-07-28 has no connection
+    // to send it on (its successor, `subscriptions/listen`, is not served yet), so it claims no such notice.
+    capabilities: {
+      tools: { listChanged: era === 'legacy' && tools.dynamic },
+      resources: {},
+      completions: {},
     },
-  );
+    ...(instructions ? { instructions } : {}),
+    cacheHints: {
+      'tools/list': NO_REUSE,
+      'resources/list': NO_REUSE,
+      'resources/templates/list': NO_REUSE,
+      'resources/read': NO_REUSE,
+      'server/discover': NO_REUSE,
+    },
+  });
 
   // The v1 SDK types a schema property as `object`, the v2 SDK as JSON values: the same JSON on the wire.
   server.setRequestHandler('tools/list', async () => ({
@@ -78,13 +57,7 @@ export function createModernMcpServer(options: McpServerOptions, era: 'legacy' |
     const result = await resources.complete(request.params.ref, request.params.argument);
     return result ?? { completion: { values: [] } };
   });
-  if (era === 'legacy' && tools.dynamic) {
-    let stop: (() => void) | undefined;
-    server.oninitialized = () => {
-      stop = presence.onChange(() => void server.sendToolListChanged().catch(() => undefined));
-    };
-    server.onclose = () => stop?.();
-  }
+  if (era === 'legacy' && tools.dynamic) announceToolListChanges(server, presence);
   return server;
 }
 

@@ -80,7 +80,6 @@ export {
 } from './executors/index.js';
 // The mnestome: what worked before (passages and their signatures).
 export { defaultMnestomePath, Mnestome, type Passage, type StoredPassage } from './mnestome/index.js';
-
 // The language-model interface every provider implements, and a scripted model for tests.
 export {
   createScriptedModel,
@@ -100,20 +99,10 @@ export {
   type ScriptedResponse,
   type ScriptedStep,
 } from './model/index.js';
-// Modes: how a turn uses its tiers (local, online, hybrid with escalation).
-export {
-  defaultHybridSettings,
-  type EscalationTrigger,
-  type HybridSettings,
-  MODE_STRATEGIES,
-  type ModeStrategy,
-  type PlanOutcome,
-  runHybridTurn,
-} from './modes/index.js';
+// Modes: the hybrid mode's settings (a turn picks its mode with `runTurn`'s `mode`).
+export { defaultHybridSettings, type EscalationTrigger, type HybridSettings } from './modes/index.js';
 // Turns and queries: one user turn through the planner loop; a one-shot query.
 export {
-  type Attempt,
-  type AttemptEnd,
   type FinalKind,
   type PlannedCall,
   type RunQueryOptions,
@@ -122,7 +111,6 @@ export {
   runQuery,
   runTurn,
   type StepOutcome,
-  type TurnContext,
   type TurnEvent,
   type TurnLogRecord,
   type TurnMode,
@@ -137,6 +125,8 @@ export {
   type PrefilterEntry,
   type PrefilterSelection,
 } from './prefilter/index.js';
+// Errors: the codes the runtime owns (docs/errors.md), each a `ScratchpadError` of the library.
+export type { RuntimeErrorCode } from './runtime-errors.js';
 // The operating-system sandbox every executor call runs in (bubblewrap on Linux).
 export {
   type BubblewrapSandboxConfig,

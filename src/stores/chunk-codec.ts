@@ -19,7 +19,7 @@ export const CODEC_IDS: Readonly<Record<ChunkCompression, number>> = { none: 0, 
  * The codec a store uses when its options name none: `none`. Compression saves 80–90% of the space but makes a
  * large write 2–7× slower (offload fell to 0.05× writeFile+fsync with brotli), so it is opt-in (decision 008).
  */
-export const DEFAULT_CHUNK_COMPRESSION: ChunkCompression = 'none';
+const DEFAULT_CHUNK_COMPRESSION: ChunkCompression = 'none';
 
 /** A chunk's bytes as stored: its codec number and the stored (maybe compressed) bytes. */
 export interface EncodedBytes {
@@ -41,7 +41,7 @@ export interface ChunkPlace {
  */
 export const MIN_COMPRESSED_CHUNK_BYTES = 64;
 /** A compressed chunk is kept only when it is at most this fraction of the original (else: stored as written). */
-export const MAX_COMPRESSED_RATIO = 0.9;
+const MAX_COMPRESSED_RATIO = 0.9;
 /** Chunks up to this size are (de)compressed on the calling thread; larger ones in libuv's thread pool. */
 const INLINE_WORK_BYTES = 64 * 1024;
 /** Brotli quality 4: within 10% of quality 5's size at about twice its speed (bench:compression). */
@@ -238,7 +238,7 @@ export async function decodeChunks(stored: readonly StoredChunk[], where: string
 }
 
 /** The name of codec number `codec`, or `codec N` for a number this version does not know. */
-export function codecName(codec: number): string {
+function codecName(codec: number): string {
   return Object.entries(CODEC_IDS).find(([, id]) => id === codec)?.[0] ?? `codec ${codec}`;
 }
 

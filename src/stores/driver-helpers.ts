@@ -68,7 +68,7 @@ export function matchesQuery(record: EntryRecord, query: ListQuery): boolean {
 }
 
 /** True when `record` lists after `position` in `orderBy` (the keyset condition every driver applies). */
-export function comesAfter(
+function comesAfter(
   record: EntryRecord,
   orderBy: NonNullable<ListQuery['orderBy']>,
   position: ListPosition,

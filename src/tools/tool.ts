@@ -92,7 +92,7 @@ export async function runTool(
 }
 
 /** The output with its text and every string of its data redacted. */
-export async function redactToolOutput(output: ToolOutput, redactor: Redactor): Promise<ToolOutput> {
+async function redactToolOutput(output: ToolOutput, redactor: Redactor): Promise<ToolOutput> {
   if (!redactor.enabled) return output;
   return {
     ...output,

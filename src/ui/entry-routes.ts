@@ -5,16 +5,16 @@ import type { GrepReply, PageLine } from './api-types.js';
 import { detailEntry } from './entry-summary.js';
 
 /** Most raw bytes of content one page of lines carries (JSON escaping at most sextuples it: < 1 MB). */
-export const PAGE_BYTES = 128 * 1024;
+const PAGE_BYTES = 128 * 1024;
 /** Most lines one page asks for. */
-export const MAX_PAGE_LINES = 1000;
+const MAX_PAGE_LINES = 1000;
 /** A line longer than this (in bytes) is sent clipped, with where it starts so the rest can be read by chars. */
-export const MAX_LINE_BYTES = 4096;
+const MAX_LINE_BYTES = 4096;
 const CLIPPED_LINE_CHARS = 1024;
 /** Most bytes one hex slice covers (128 KiB of hex). */
-export const MAX_HEX_BYTES = 64 * 1024;
+const MAX_HEX_BYTES = 64 * 1024;
 /** Most characters one text slice covers (and at most {@link PAGE_BYTES} of them). */
-export const MAX_SLICE_CHARS = 64 * 1024;
+const MAX_SLICE_CHARS = 64 * 1024;
 const MAX_GREP_MATCHES = 500;
 const GREP_LINE_CHARS = 200;
 

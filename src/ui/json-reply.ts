@@ -59,7 +59,7 @@ export function sendFailure(
 }
 
 /** The HTTP status for an error code. */
-export function statusOf(error: ScratchpadError): number {
+function statusOf(error: ScratchpadError): number {
   switch (error.code) {
     case 'ENTRY_NOT_FOUND':
     case 'SESSION_NOT_FOUND':

@@ -25,7 +25,7 @@ import { TurnIndex } from './turn-index.js';
 import { turnRoutes } from './turn-routes.js';
 
 /** Largest request body the API reads (pin and delete bodies are a few bytes). */
-export const MAX_UI_REQUEST_BYTES = 16 * 1024;
+const MAX_UI_REQUEST_BYTES = 16 * 1024;
 
 /** Options for {@link serveUi}. */
 export interface ServeUiOptions {

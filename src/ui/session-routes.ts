@@ -5,11 +5,11 @@ import type { SearchHit } from './api-types.js';
 import { summarizeEntry } from './entry-summary.js';
 
 /** Most sessions one reply lists (most recently updated first). */
-export const MAX_SESSIONS = 2000;
+const MAX_SESSIONS = 2000;
 /** Most entries one reply lists. */
-export const MAX_LIST_ENTRIES = 500;
+const MAX_LIST_ENTRIES = 500;
 /** Most sessions a store-wide search looks into (most recently updated first). */
-export const MAX_SEARCH_SESSIONS = 50;
+const MAX_SEARCH_SESSIONS = 50;
 const MAX_SNIPPET_CHARS = 400;
 
 /** Sessions, the entries of one, and full-text search. */

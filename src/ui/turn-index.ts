@@ -211,7 +211,7 @@ export class TurnIndex {
 }
 
 /** The summary of one turn record, or undefined when the line is not one. */
-export function summarizeTurn(
+function summarizeTurn(
   record: Record<string, unknown>,
   file: string,
   offset: number,

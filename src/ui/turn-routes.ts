@@ -6,7 +6,7 @@ import type { ObservationReply, TurnSummary } from './api-types.js';
 import type { IndexedTurn, TurnIndex } from './turn-index.js';
 
 /** Most turns one reply lists. */
-export const MAX_LIST_TURNS = 500;
+const MAX_LIST_TURNS = 500;
 /** A turn record is sent with its strings clipped to the first of these lengths that fits in this many bytes. */
 const MAX_RECORD_JSON_BYTES = 768 * 1024;
 const CLIP_LENGTHS = [4000, 1000, 200, 40];

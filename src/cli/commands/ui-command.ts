@@ -12,7 +12,7 @@ interface UiFlags {
 }
 
 /** Default port of `scratchpad ui`. */
-export const DEFAULT_UI_PORT = 8770;
+const DEFAULT_UI_PORT = 8770;
 
 /**
  * `scratchpad ui [--port P] [--host H] [--turns DIR] [--token-file F] [--allowed-host H]…`: the local web inspector

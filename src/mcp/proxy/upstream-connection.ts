@@ -10,7 +10,8 @@ import {
   type Result,
   type ServerCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
-import { ScratchpadError } from '../../core/errors.js';
+import type { ScratchpadError } from '../../core/errors.js';
+import { mcpError } from '../mcp-errors.js';
 import { type ChildExit, ChildProcessTransport } from './child-process-transport.js';
 import {
   authorizationHint,
@@ -87,7 +88,7 @@ export class UpstreamConnection {
       const exit = transport instanceof ChildProcessTransport ? transport.exit : undefined;
       const closed = error instanceof McpError && error.code === ErrorCode.ConnectionClosed;
       if (closed || exit) {
-        throw new ScratchpadError(
+        throw mcpError(
           'UPSTREAM_UNAVAILABLE',
           `The upstream server "${this.#label}" ${this.#endpoint.remote ? 'closed the connection' : 'exited'} during the call (${describeExit(exit)}); it is ${this.#endpoint.remote ? 'reconnected' : 'restarted'} on the next call.`,
           {
@@ -103,7 +104,7 @@ export class UpstreamConnection {
           this.#failed();
           void client.close().catch(() => undefined);
         }
-        throw new ScratchpadError(
+        throw mcpError(
           'UPSTREAM_UNAVAILABLE',
           `The upstream server "${this.#label}" could not be reached during the call (${(error as Error).message}); it is reconnected on the next call.`,
           {
@@ -130,8 +131,7 @@ export class UpstreamConnection {
   }
 
   #connected(): Promise<Client> {
-    if (this.#closed)
-      return Promise.reject(new ScratchpadError('UPSTREAM_UNAVAILABLE', 'The proxy is closing.'));
+    if (this.#closed) return Promise.reject(mcpError('UPSTREAM_UNAVAILABLE', 'The proxy is closing.'));
     if (this.#client) return Promise.resolve(this.#client);
     this.#connecting ??= this.#connect().finally(() => {
       this.#connecting = undefined;
@@ -188,7 +188,7 @@ export class UpstreamConnection {
     const exit = transport instanceof ChildProcessTransport ? transport.exit : undefined;
     const status = httpStatusOf(error);
     const verb = this.#endpoint.remote ? 'connect to' : 'start';
-    return new ScratchpadError(
+    return mcpError(
       'UPSTREAM_UNAVAILABLE',
       `Cannot ${verb} the upstream MCP server "${this.#label}": ${(error as Error | undefined)?.message ?? 'no transport'}${exit ? ` (${describeExit(exit)})` : ''}`,
       {

@@ -59,6 +59,6 @@ export function replaceOversizedReply(
 }
 
 /** `16.8 MB (16,777,216 bytes)`: readable, and exact for whoever sets the flag. */
-export function describeLimit(bytes: number): string {
+function describeLimit(bytes: number): string {
   return `${formatBytes(bytes)} (${formatCount(bytes)} bytes)`;
 }

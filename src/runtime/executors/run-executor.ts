@@ -22,7 +22,7 @@ import { stageExecutor } from './stage-executor.js';
 import type { EnvironmentVariables } from './xdg-dirs.js';
 
 /** Set to `1` for an executor allowed to connect to this machine's own addresses (see `localNetwork`). */
-export const LOCAL_NETWORK_VARIABLE = 'SCRATCHPAD_LOCAL_NETWORK';
+const LOCAL_NETWORK_VARIABLE = 'SCRATCHPAD_LOCAL_NETWORK';
 /** Default wall-clock budget of one run when neither the options nor the manifest set one. */
 export const DEFAULT_EXECUTOR_TIMEOUT_MS = 30_000;
 /** Default cap on an executor's stdout when neither the options nor the manifest set one. */

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ScratchpadError } from '../../core/errors.js';
+import { runtimeError } from '../runtime-errors.js';
 import { canonicalJson } from './canonical-json.js';
 import { computeCodeDigest } from './code-digest.js';
 import { copyDirectory } from './copy-directory.js';
@@ -108,14 +108,10 @@ interface Snapshot {
 async function ensureOne(sourceFolder: string, context: InstallContext): Promise<ShippedExecutorReport> {
   const source = await snapshot(sourceFolder);
   if (!source.ok) {
-    throw new ScratchpadError(
-      'EXECUTOR_INVALID',
-      `shipped executor ${sourceFolder} is broken: ${source.reason}`,
-      {
-        hint: 'reinstall the llm-scratchpad package',
-        details: { dir: sourceFolder },
-      },
-    );
+    throw runtimeError('EXECUTOR_INVALID', `shipped executor ${sourceFolder} is broken: ${source.reason}`, {
+      hint: 'reinstall the llm-scratchpad package',
+      details: { dir: sourceFolder },
+    });
   }
   const name = source.snapshot.manifest.name;
   const target = join(context.executorsDir, name);
@@ -174,7 +170,7 @@ async function confirmed(
 ): Promise<ShippedExecutorReport> {
   const verification = await verifyExecutor(dir, context.trustedKeys);
   if (!verification.ok) {
-    throw new ScratchpadError(
+    throw runtimeError(
       'EXECUTOR_INVALID',
       `${name} does not verify right after signing: ${verification.reason}`,
       {

@@ -1,7 +1,8 @@
 import { createPrivateKey, randomBytes, sign } from 'node:crypto';
 import { rename, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { ScratchpadError } from '../../core/errors.js';
+import type { ScratchpadError } from '../../core/errors.js';
+import { runtimeError } from '../runtime-errors.js';
 import { assertOutsideSandbox } from '../sandbox/assert-outside-sandbox.js';
 import { computeCodeDigest } from './code-digest.js';
 import { type ExecutorManifest, MANIFEST_FILE, unsignedManifest } from './executor-manifest.js';
@@ -46,7 +47,7 @@ export async function signExecutor(dir: string, key: SigningKey): Promise<SignEx
 }
 
 function invalid(dir: string, reason: string): ScratchpadError {
-  return new ScratchpadError('EXECUTOR_INVALID', `cannot sign ${dir}: ${reason}`, {
+  return runtimeError('EXECUTOR_INVALID', `cannot sign ${dir}: ${reason}`, {
     hint: 'fix the executor folder (manifest.json, no symbolic links) and sign again',
     details: { dir, reason },
   });

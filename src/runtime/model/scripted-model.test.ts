@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ScratchpadError } from '../../core/errors.js';
+import { runtimeError } from '../runtime-errors.js';
 import type { ModelMessage } from './language-model.js';
 import { createScriptedModel } from './scripted-model.js';
 
@@ -57,7 +57,7 @@ describe('createScriptedModel', () => {
   });
 
   it('throws a scripted failure, and a plain error when the script is used up', async () => {
-    const unreachable = new ScratchpadError(
+    const unreachable = runtimeError(
       'PROVIDER_UNREACHABLE',
       'Cannot reach Ollama at http://127.0.0.1:11434.',
     );

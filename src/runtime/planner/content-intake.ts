@@ -6,7 +6,7 @@ import type { ContentReceiver } from '../executors/content-channel.js';
  * Streamed content up to this size is held in memory and offloaded like any result (it may stay inline); past it
  * the content goes straight into the store as it arrives.
  */
-export const HOLD_CONTENT_BYTES = 1024 * 1024;
+const HOLD_CONTENT_BYTES = 1024 * 1024;
 
 /** What came on a call's content channel. */
 export type ReceivedContent =

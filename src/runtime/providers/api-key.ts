@@ -3,7 +3,7 @@ import { ScratchpadError } from '../../core/errors.js';
 import { isLocalHost } from './local-host.js';
 
 /** The key sent to local servers that need none (the SDKs refuse to run without one). */
-export const LOCAL_API_KEY = 'not-needed';
+const LOCAL_API_KEY = 'not-needed';
 
 /**
  * The API key to use for `baseURL`: the given key, else the one in `env[apiKeyEnv]`, else {@link LOCAL_API_KEY}

@@ -1,5 +1,6 @@
 import { configFilePath } from '../../config/config-path.js';
 import { ScratchpadError } from '../../core/errors.js';
+import { runtimeError } from '../runtime-errors.js';
 
 /** Where a provider call went: used to say which host failed and how to configure another. */
 export interface ProviderEndpoint {
@@ -44,7 +45,7 @@ const CONNECTION_CODES: Record<string, string> = {
  * Why `error` is a failure to reach the server (refused, DNS, timeout, reset), or `undefined` when it is not.
  * Walks the `cause` chain and `AggregateError.errors`, where Node's fetch and the SDKs put the system error.
  */
-export function connectionFailureReason(error: unknown): string | undefined {
+function connectionFailureReason(error: unknown): string | undefined {
   const seen = new Set<unknown>();
   const visit = (value: unknown): string | undefined => {
     if (typeof value !== 'object' || value === null || seen.has(value)) return undefined;
@@ -77,7 +78,7 @@ export function toProviderError(
 ): ScratchpadError {
   if (ScratchpadError.isInstance(error)) return error;
   if (http) {
-    return new ScratchpadError(
+    return runtimeError(
       'PROVIDER_ERROR',
       `${capitalize(endpoint.label)} answered HTTP ${http.status} for model ${endpoint.model} at ${endpoint.baseURL}: ${http.message}`,
       {
@@ -89,7 +90,7 @@ export function toProviderError(
   }
   const reason = connectionFailureReason(error) ?? unreachableReason;
   if (reason) {
-    return new ScratchpadError(
+    return runtimeError(
       'PROVIDER_UNREACHABLE',
       `Cannot reach ${endpoint.label} at ${endpoint.baseURL} (${reason}).`,
       {
@@ -100,7 +101,7 @@ export function toProviderError(
     );
   }
   const message = error instanceof Error ? error.message : String(error);
-  return new ScratchpadError(
+  return runtimeError(
     'PROVIDER_ERROR',
     `The call to ${endpoint.label} at ${endpoint.baseURL} failed: ${message}`,
     {
@@ -121,7 +122,7 @@ export function requestTimeoutError(
   cause: unknown,
 ): ScratchpadError {
   const seconds = timeoutMs >= 1000 ? `${Math.round(timeoutMs / 100) / 10} s` : `${timeoutMs} ms`;
-  return new ScratchpadError(
+  return runtimeError(
     'PROVIDER_UNREACHABLE',
     `${capitalize(endpoint.label)} at ${endpoint.baseURL} gave no answer in time for model ${endpoint.model}: ` +
       `the request was stopped after ${seconds} (timeout_ms = ${timeoutMs}).`,

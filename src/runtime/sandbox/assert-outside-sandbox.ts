@@ -1,4 +1,4 @@
-import { ScratchpadError } from '../../core/errors.js';
+import { runtimeError } from '../runtime-errors.js';
 import { detectSandbox } from './sandbox-marker.js';
 
 /**
@@ -8,7 +8,7 @@ import { detectSandbox } from './sandbox-marker.js';
 export function assertOutsideSandbox(action: string): void {
   const reason = detectSandbox();
   if (!reason) return;
-  throw new ScratchpadError('INSIDE_SANDBOX', `Refusing to ${action} inside a sandbox (${reason}).`, {
+  throw runtimeError('INSIDE_SANDBOX', `Refusing to ${action} inside a sandbox (${reason}).`, {
     hint:
       'Signing decides which code may run, so only you may do it, outside any sandbox: read the code, then run ' +
       '`scratchpad executor sign DIR` in your own terminal.',

@@ -181,7 +181,7 @@ function installExitHook(): void {
  * Removes the cgroups left by Scratchpad processes that are gone (`scratchpad-<pid>-…` of a PID that no longer
  * runs): a process killed before its exit hook leaves its idle ones behind. One listing per parent folder.
  */
-export function removeStaleCgroups(support: CgroupSupport): void {
+function removeStaleCgroups(support: CgroupSupport): void {
   for (const parent of new Set([support.memoryParent, support.pidsParent])) {
     let names: string[];
     try {

@@ -1,7 +1,7 @@
 import { type Dirent, lstatSync, readdirSync, type Stats } from 'node:fs';
 
 /** Names that make git run code on the host when they appear in a folder (see `repository-guard.ts`). */
-export const GIT_ENTRY_NAMES: readonly string[] = ['.git', '.gitmodules'];
+const GIT_ENTRY_NAMES: readonly string[] = ['.git', '.gitmodules'];
 
 /**
  * `.git`, `.gitmodules`, `HEAD`, … in any case: on a case-insensitive filesystem (vfat, exfat, ext4 with casefold)

@@ -1,5 +1,5 @@
-import type { ScratchpadErrorCode } from '../../core/errors.js';
 import type { ExecutorOutcome } from '../executors/executor-outcome.js';
+import type { RuntimeErrorCode } from '../runtime-errors.js';
 
 /** What a sandbox tells the runner about one call, to make its observation say what happened. */
 export interface SandboxCallFacts {
@@ -14,7 +14,7 @@ export interface SandboxCallFacts {
 }
 
 /** The code (of the error model) an outcome carries when the sandbox refused a write (`metadata.error_code`). */
-export const WRITE_REFUSED: ScratchpadErrorCode = 'WRITE_REFUSED';
+export const WRITE_REFUSED: RuntimeErrorCode = 'WRITE_REFUSED';
 
 const READ_ONLY = /read-only file system|\bEROFS\b/i;
 const FILE_TOO_LARGE = /file size limit exceeded|\bSIGXFSZ\b|\bEFBIG\b/i;

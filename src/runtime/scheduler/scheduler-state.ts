@@ -1,9 +1,9 @@
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { ScratchpadError } from '../../core/errors.js';
 import type { SqliteDatabase } from '../../stores/sqlite/sqlite-database.js';
 import { StateDatabase } from '../../stores/sqlite/state-database.js';
 import { type EnvironmentVariables, scratchpadDataDir } from '../executors/xdg-dirs.js';
+import { runtimeError } from '../runtime-errors.js';
 
 /** One row of `tasks`. Times are ISO 8601 (UTC). */
 export interface TaskRow {
@@ -163,7 +163,7 @@ export class SchedulerState {
     await this.#state.transaction((database) => {
       const holder = readHolder(database);
       if (holder && holder.pid !== pid && isAlive(holder)) {
-        throw new ScratchpadError(
+        throw runtimeError(
           'SCHEDULER_LOCKED',
           `A scheduler daemon already runs on ${this.path}: process ${holder.pid} on ${holder.host}, since ${holder.started_at}.`,
           {

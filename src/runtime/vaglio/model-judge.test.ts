@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ScratchpadError } from '../../core/errors.js';
 import { createScriptedModel, type ScriptedStep } from '../model/scripted-model.js';
+import { runtimeError } from '../runtime-errors.js';
 import { denialObservation } from './denial-observation.js';
 import { createModelJudge, describeAction, JUDGEMENT_FORMAT, parseJudgement } from './model-judge.js';
 import { createVaglio } from './vaglio.js';
@@ -114,7 +115,7 @@ describe('the model judge', () => {
   });
 
   it('falls back to the rule judge when the model fails or answers nonsense, and says so', async () => {
-    const down = new ScratchpadError('PROVIDER_UNREACHABLE', 'Cannot reach Ollama at http://127.0.0.1:9.');
+    const down = runtimeError('PROVIDER_UNREACHABLE', 'Cannot reach Ollama at http://127.0.0.1:9.');
     const { vaglio } = vaglioWith([{ throws: down }, 'I think it is fine'], 'model');
     const unreachable = await vaglio.review(read);
     expect(unreachable).toMatchObject({ approved: true, score: 0.7, judge_kind: 'rules-fallback' });

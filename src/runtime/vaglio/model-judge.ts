@@ -3,6 +3,7 @@ import { ScratchpadError } from '../../core/errors.js';
 import type { JsonObject } from '../../core/json.js';
 import type { LanguageModel, ResponseFormat } from '../model/language-model.js';
 import type { ModelCallLog } from '../model/model-call.js';
+import { runtimeError } from '../runtime-errors.js';
 import type { VaglioAction } from './vaglio-action.js';
 
 /** The tier a model judge asks: its model and its prompt (the middle tier's point of view). */
@@ -96,13 +97,14 @@ export function createModelJudge(config: ModelJudgeConfig): ModelJudge {
         if (signal?.aborted) throw error;
         const failure = ScratchpadError.isInstance(error)
           ? error
-          : new ScratchpadError('PROVIDER_ERROR', `The model judge failed: ${(error as Error).message}`, {
+          : runtimeError('PROVIDER_ERROR', `The model judge failed: ${(error as Error).message}`, {
               cause: error,
             });
         throw new ScratchpadError(failure.code, failure.message, {
           ...(failure.hint ? { hint: failure.hint } : {}),
           details: { ...failure.details, call: callLog(undefined, failure.message) },
           cause: failure,
+          category: failure.category,
         });
       }
     },
@@ -155,11 +157,7 @@ function oneLine(text: string): string {
 
 function unparseable(problem: string, text: string): ScratchpadError {
   const shown = text.length > 120 ? `${text.slice(0, 120)}…` : text;
-  return new ScratchpadError(
-    'PROVIDER_ERROR',
-    `The model judge's answer ${problem}: ${JSON.stringify(shown)}.`,
-    {
-      hint: 'Use a model that supports structured output for the middle tier, or set [runtime.vaglio] judge = "rules".',
-    },
-  );
+  return runtimeError('PROVIDER_ERROR', `The model judge's answer ${problem}: ${JSON.stringify(shown)}.`, {
+    hint: 'Use a model that supports structured output for the middle tier, or set [runtime.vaglio] judge = "rules".',
+  });
 }

@@ -96,7 +96,7 @@ export function isGlob(segment: string): boolean {
  * A bash glob segment as a regular expression. As in bash without `dotglob`, a glob that does not start with a
  * literal `.` does not match names starting with `.` (`~/*` does not expand to `~/.ssh`).
  */
-export function globSegmentToRegExp(glob: string): RegExp {
+function globSegmentToRegExp(glob: string): RegExp {
   let source = '';
   for (let index = 0; index < glob.length; index += 1) {
     const character = glob[index]!;

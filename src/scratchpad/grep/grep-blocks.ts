@@ -42,7 +42,7 @@ export async function contextBlocks(
 }
 
 /** A context line shown in full up to 500 characters. */
-export function clipContext(line: string): string {
+function clipContext(line: string): string {
   return line.length > 500 ? `${line.slice(0, 500)}…` : line;
 }
 

@@ -42,7 +42,7 @@ export interface ChunkBatches {
 }
 
 /** Chunks a scan asks for at once, at the least: 16 of the default 256 KiB, 4 MiB. */
-export const GREP_BATCH = 16;
+const GREP_BATCH = 16;
 
 /** Bytes a batch aims at when its chunks are smaller than the default (about 16 chunks of 256 KiB). */
 const GREP_BATCH_BYTES = 4 * 1024 * 1024;

@@ -50,7 +50,7 @@ function invalid(message: string, hint: string, option: string): ScratchpadError
 }
 
 /** `INVALID_ARGUMENT` for a listing option out of its range, before any driver sees it. */
-export function validateListOptions(options: ListOptions): void {
+function validateListOptions(options: ListOptions): void {
   if (typeof options !== 'object' || options === null) {
     throw invalid(
       'List options must be an object.',

@@ -8,7 +8,7 @@ export const DEFAULT_NOTES_MAX_TOKENS = 2000;
  * Seed 001's configuration (`scratchpad: { enabled: true, maxTokens: 2000 }`): when `enabled` is false the notes tool
  * is not offered and nothing is injected.
  */
-export const notesConfigSchema = z.object({
+const notesConfigSchema = z.object({
   enabled: z.boolean().default(true),
   maxTokens: z.number().int().positive().default(DEFAULT_NOTES_MAX_TOKENS),
 });

@@ -117,7 +117,7 @@ export function describeJson(
 }
 
 /** The JSON type name of a value (`array` and `null` apart from `object`). */
-export function typeOf(value: JsonValue): string {
+function typeOf(value: JsonValue): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'array';
   return typeof value;

@@ -47,7 +47,7 @@ export async function countTokens(text: string): Promise<number> {
 }
 
 /** A {@link TokenCounter} over `countPiece`, which counts one bounded piece. */
-export function createTokenCounter(countPiece: (piece: string) => number): TokenCounter {
+function createTokenCounter(countPiece: (piece: string) => number): TokenCounter {
   const countSync = (text: string): number => {
     let total = 0;
     for (const piece of tokenPieces(text)) total += countPiece(piece);

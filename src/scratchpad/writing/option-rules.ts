@@ -9,11 +9,11 @@ import { MAX_TTL_MS, MIN_TTL_MS } from '../../core/ttl.js';
  */
 
 /** Largest metadata object, serialized as JSON. */
-export const MAX_METADATA_BYTES = 64 * 1024;
+const MAX_METADATA_BYTES = 64 * 1024;
 /** Deepest nesting of metadata objects and arrays. */
-export const MAX_METADATA_DEPTH = 32;
+const MAX_METADATA_DEPTH = 32;
 /** Longest media type. */
-export const MAX_MEDIA_TYPE_LENGTH = 255;
+const MAX_MEDIA_TYPE_LENGTH = 255;
 
 function invalid(message: string, hint: string, details: Record<string, unknown> = {}): ScratchpadError {
   return new ScratchpadError('INVALID_ARGUMENT', message, { hint, details });

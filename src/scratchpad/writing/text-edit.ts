@@ -60,7 +60,7 @@ export async function editEntry(
 }
 
 /** `text` with `oldText` replaced: `EDIT_NO_MATCH` when it does not occur, `EDIT_AMBIGUOUS` when it occurs more than once without `replaceAll`. */
-export function applyEdit(
+function applyEdit(
   text: string,
   options: EditOptions,
   name: string,

@@ -3,7 +3,7 @@ import { ScratchpadError } from '../../core/errors.js';
 import { isValidName, NAME_RULE } from '../../core/names.js';
 
 /** Name of the hidden directories the driver keeps its bookkeeping in (at the root and in every session). */
-export const HIDDEN = '.scratchpad';
+const HIDDEN = '.scratchpad';
 
 const HEX_ID = /^[0-9a-f]{24}$/;
 const ENTRY_ID = /^[0-9a-f]{16,64}$/;

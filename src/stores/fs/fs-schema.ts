@@ -5,9 +5,9 @@ import { errorCode, storeError } from './fs-errors.js';
 import type { FsLayout } from './fs-layout.js';
 
 /** Identifies the on-disk layout in `ROOT/.scratchpad/layout.json`. */
-export const LAYOUT_FORMAT = 'agent-scratchpad-fs';
+const LAYOUT_FORMAT = 'agent-scratchpad-fs';
 /** Version of the on-disk layout this driver reads and writes. */
-export const LAYOUT_VERSION = 1;
+const LAYOUT_VERSION = 1;
 
 /**
  * Creates the root and its bookkeeping directories if missing and checks that the root is a writable directory

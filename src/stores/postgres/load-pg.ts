@@ -22,14 +22,14 @@ export interface PgPoolOptions {
  * driver sends is bounded (batches of chunks, index steps), so a minute is far beyond a healthy one. Migrations
  * run without either bound (they rebuild indexes, which takes as long as the tables are large).
  */
-export const DEFAULT_QUERY_TIMEOUT_MS = 60_000;
+const DEFAULT_QUERY_TIMEOUT_MS = 60_000;
 
 /**
  * How long the driver waits for an answer to a statement the server cancels after `queryTimeoutMs`: a quarter
  * longer, at least a second and at most five seconds more, so the server's cancellation arrives first even from
  * a loaded server.
  */
-export function answerTimeout(queryTimeoutMs: number): number {
+function answerTimeout(queryTimeoutMs: number): number {
   const grace = Math.ceil(queryTimeoutMs / 4);
   return queryTimeoutMs + Math.min(MAX_ANSWER_GRACE_MS, Math.max(MIN_ANSWER_GRACE_MS, grace));
 }

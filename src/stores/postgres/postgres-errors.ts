@@ -166,7 +166,7 @@ export function isConnectionFailure(
 const STATEMENT_TIMEOUT = '57014';
 
 /** True for `pg`'s error when a statement went unanswered for its `query_timeout`. */
-export function isQueryTimeout(error: unknown): boolean {
+function isQueryTimeout(error: unknown): boolean {
   return error instanceof Error && error.message === 'Query read timeout';
 }
 

@@ -3,7 +3,7 @@ import type { Chunk } from '../../core/chunk.js';
 /** Chunks a staging writer buffers before it writes them to the database: at most this many… */
 export const BUFFERED_CHUNKS = 64;
 /** …or this many bytes (a chunk that reaches it is written with the ones before it). */
-export const BUFFERED_BYTES = 1024 * 1024;
+const BUFFERED_BYTES = 1024 * 1024;
 
 /**
  * What a PostgreSQL staging writer holds in memory: the chunks not yet written, and whether its staging row

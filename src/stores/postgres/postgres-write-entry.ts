@@ -24,7 +24,7 @@ import { bufferOf } from './postgres-staging.js';
  */
 
 /** SQLSTATE of a lost compare-and-set in `write_entry`. */
-export const CAS_LOST = 'SPCAS';
+const CAS_LOST = 'SPCAS';
 /** SQLSTATE `write_entry` raises when the transaction is not READ COMMITTED. */
 export const NEEDS_READ_COMMITTED = 'SPRC1';
 

@@ -4,7 +4,7 @@ import { registerIndexTextFunctions } from './index-text-function.js';
 import type { SqliteDatabase } from './sqlite-database.js';
 
 /** Name of the SQL function that reads a chunk's text wherever and however it is stored. */
-export const CHUNK_BODY_FUNCTION = 'scratchpad_chunk_body';
+const CHUNK_BODY_FUNCTION = 'scratchpad_chunk_body';
 
 /**
  * Registers `scratchpad_chunk_body(codec, data, file name, file offset, stored bytes, bytes)` on the connection:

@@ -5,7 +5,7 @@ import { formatBytes } from '../../core/format.js';
 import { fileError } from './sqlite-errors.js';
 
 /** Space kept aside so that deleting works on a full disk (what a delete's WAL frames need, with room to spare). */
-export const DISK_RESERVE_BYTES = 4 * 1024 * 1024;
+const DISK_RESERVE_BYTES = 4 * 1024 * 1024;
 
 /**
  * A file of zeros beside the database (`PATH.reserve`), written while there is space. On a full disk, even a

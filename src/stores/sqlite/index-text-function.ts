@@ -2,9 +2,9 @@ import { seamPrefix, segmentScripts } from '../../core/script-segments.js';
 import type { SqliteDatabase } from './sqlite-database.js';
 
 /** Name of the SQL function that gives the text a chunk's full-text index row holds. */
-export const INDEX_TEXT_FUNCTION = 'scratchpad_index_text';
+const INDEX_TEXT_FUNCTION = 'scratchpad_index_text';
 /** Name of the SQL function that gives what the index row of the chunk after a chunk starts with. */
-export const SEAM_FUNCTION = 'scratchpad_seam';
+const SEAM_FUNCTION = 'scratchpad_seam';
 
 /**
  * Registers the two functions the full-text index reads chunk text through (see `core/script-segments.ts`):

@@ -7,8 +7,8 @@ import { defineTool, type ScratchpadTool } from '../../tool.js';
 import { TOOL_NAMES } from '../../tool-names.js';
 
 /** Seed 004 defaults. */
-export const NAMED_READ_LIMIT = 30_000;
-export const NAMED_MAX_MATCHES = 100;
+const NAMED_READ_LIMIT = 30_000;
+const NAMED_MAX_MATCHES = 100;
 
 const writeParameters = z.object({
   name: z.string().describe('Name for the entry'),

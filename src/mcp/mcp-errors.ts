@@ -1,0 +1,14 @@
+import { defineErrorCodes } from '../core/errors.js';
+
+/** The error codes the MCP layer owns (the proxy's upstream). */
+export type McpErrorCode = 'UPSTREAM_UNAVAILABLE';
+
+const mcpErrors = defineErrorCodes<McpErrorCode>({
+  UPSTREAM_UNAVAILABLE: 'third-party',
+});
+
+/** The MCP layer's error codes, in the order `docs/errors.md` lists them. */
+export const MCP_ERROR_CODES = mcpErrors.codes;
+
+/** A `ScratchpadError` with one of the MCP layer's codes (and that code's category). */
+export const mcpError = mcpErrors.error;
