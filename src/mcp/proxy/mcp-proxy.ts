@@ -1,4 +1,3 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
@@ -48,6 +47,7 @@ import { RedactedNames } from './redacted-names.js';
 import { storeLargeResource } from './store-large-resource.js';
 import { OutputSchemaValidator } from './structured-preview.js';
 import { Subscriptions } from './subscriptions.js';
+import type { UpstreamClient } from './upstream-client.js';
 import { UpstreamConnection } from './upstream-connection.js';
 import { type Upstream, upstreamEndpoint } from './upstream-endpoint.js';
 
@@ -382,7 +382,11 @@ export async function startMcpProxy(options: McpProxyOptions): Promise<McpProxy>
     const upstreamPages = <T>(
       served: unknown,
       signal: AbortSignal,
-      list: (client: Client, params: { cursor?: string }, options: RequestOptions) => Promise<Page<T>>,
+      list: (
+        client: UpstreamClient,
+        params: { cursor?: string },
+        options: RequestOptions,
+      ) => Promise<Page<T>>,
       names?: { key: 'uri' | 'name'; names: RedactedNames },
     ): PageSource<T> | undefined =>
       served
