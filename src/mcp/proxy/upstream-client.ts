@@ -76,10 +76,25 @@ async function run(call: () => Promise<unknown>): Promise<unknown> {
   }
 }
 
+/**
+ * The result without what belongs to the upstream's answer rather than its content: the reserved `_meta` keys,
+ * and the result kind and cache hints of 2026-07-28 (the proxy answers with its own).
+ */
 function withoutReservedMeta(result: unknown): unknown {
   if (typeof result !== 'object' || result === null) return result;
-  const { _meta: meta, ...rest } = result as { _meta?: Record<string, unknown> };
-  if (!meta) return result;
+  const {
+    _meta: meta,
+    resultType: _kind,
+    ttlMs: _ttl,
+    cacheScope: _scope,
+    ...rest
+  } = result as {
+    _meta?: Record<string, unknown>;
+    resultType?: unknown;
+    ttlMs?: unknown;
+    cacheScope?: unknown;
+  };
+  if (!meta) return rest;
   const kept = Object.fromEntries(Object.entries(meta).filter(([key]) => !key.startsWith(RESERVED_META)));
   return Object.keys(kept).length > 0 ? { ...rest, _meta: kept } : rest;
 }
