@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { createMcpHandler, isLegacyRequest, type Server } from '@modelcontextprotocol/server';
 import { replaceOversizedReply } from '../transport/message-limits.js';
+import { createSummarisedLog } from './summarised-log.js';
 
 /** Options for {@link createModernHttpRoute}. */
 export interface ModernHttpRouteOptions {
@@ -29,12 +30,18 @@ export interface ModernHttpRoute {
  * which ours do not) passes as it is.
  */
 export function createModernHttpRoute(options: ModernHttpRouteOptions): ModernHttpRoute {
+  // A client can send refused requests at will: one line per minute, and a count, not one line each.
+  const refused = createSummarisedLog({
+    log: options.log,
+    prefix: 'scratchpad mcp: ',
+    what: '2026-07-28 requests refused or failed',
+  });
   const handler = createMcpHandler(() => options.createServer(), {
     legacy: 'reject',
     // 'auto': a plain JSON reply unless a handler sends something before its result (ours send nothing).
     responseMode: 'auto',
     maxRequestBodySize: options.maxRequestBytes,
-    onerror: (error) => options.log(`scratchpad mcp: 2026-07-28 request refused or failed: ${error.message}`),
+    onerror: (error) => refused(`2026-07-28 request refused or failed: ${error.message}`),
   });
   return {
     async claims(request, bytes, body) {
@@ -59,7 +66,10 @@ export function createModernHttpRoute(options: ModernHttpRouteOptions): ModernHt
       delete headers['content-length'];
       response.writeHead(answer.status, headers).end(replaced);
     },
-    close: () => handler.close(),
+    close: () => {
+      refused.flush();
+      return handler.close();
+    },
   };
 }
 
