@@ -26,8 +26,8 @@ export interface ModernHttpRoute {
  * Serves 2026-07-28 requests through the v2 SDK's `createMcpHandler` in its strict mode (`legacy: 'reject'`);
  * 2025-11-25 traffic stays on the sessionful transport it had before, routed there by the SDK's own
  * `isLegacyRequest`. The caller has already applied the HTTP guards (Host, Origin, token, method, body size).
- * A JSON reply is held to `maxReplyBytes`; an SSE reply (only when a handler sends something before its result,
- * which ours do not) passes as it is.
+ * A JSON reply is held to `maxReplyBytes`; an SSE reply (only when a handler sends something before its result:
+ * the proxy's forwarded progress) passes as it is, its result already cut to the reply budget by the proxy.
  */
 export function createModernHttpRoute(options: ModernHttpRouteOptions): ModernHttpRoute {
   // A client can send refused requests at will: one line per minute, and a count, not one line each.
