@@ -21,6 +21,8 @@ let cli: string;
 let home: string;
 let http: ChildProcess;
 let url: string;
+/** What the HTTP server wrote to stderr so far. */
+let httpStderr = '';
 
 function serverArgs(session: string): string[] {
   return ['--db', join(home, 'eras.db'), '--session', session, 'mcp'];
@@ -34,13 +36,12 @@ beforeAll(async () => {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   url = await new Promise<string>((resolve, reject) => {
-    let stderr = '';
     http.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      const match = /at (http:\/\/\S+\/mcp)/.exec(stderr);
+      httpStderr += chunk.toString();
+      const match = /at (http:\/\/\S+\/mcp)/.exec(httpStderr);
       if (match) resolve(match[1] as string);
     });
-    http.once('exit', (code) => reject(new Error(`server exited with ${code}: ${stderr}`)));
+    http.once('exit', (code) => reject(new Error(`server exited with ${code}: ${httpStderr}`)));
   });
 }, 120_000);
 
@@ -226,5 +227,28 @@ describe('raw 2026-07-28 exchanges over HTTP', () => {
     const reply = (await response.json()) as { error?: { code: number; message: string } };
     expect(reply.error?.code).toBe(-32602);
     expect(reply.error?.message).toContain('envelope');
+  });
+
+  it('writes one line for a flood of refused requests, not one per request', async () => {
+    const refusedLines = () =>
+      httpStderr.split('\n').filter((line) => line.includes('2026-07-28 request refused'));
+    const envelopeLess = () =>
+      fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': MODERN,
+          'mcp-method': 'tools/list',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+      }).then((response) => response.text());
+    for (let index = 0; index < 40; index++) await envelopeLess();
+    // The server writes before it answers; a request answered after the flood shows everything was written.
+    await modernPost('tools/list');
+    for (let waited = 0; refusedLines().length === 0 && waited < 200; waited++)
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    // Every refusal of this file falls within one minute: the first is written, the others counted.
+    expect(refusedLines()).toHaveLength(1);
   });
 });

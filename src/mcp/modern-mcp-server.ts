@@ -9,7 +9,17 @@ import { announceToolListChanges, type McpServerOptions, serveSession } from './
  * the read tool when the session's first entry appears; and the server's tools and templates can change with its
  * next start (another preset or version), which a cache outliving this process would not see.
  */
-const NO_REUSE = { ttlMs: 0, cacheScope: 'private' } as const;
+export const NO_REUSE = { ttlMs: 0, cacheScope: 'private' } as const;
+
+/** {@link NO_REUSE} for every cacheable result of the 2026-07-28 revision. */
+export const NO_REUSE_HINTS = {
+  'tools/list': NO_REUSE,
+  'prompts/list': NO_REUSE,
+  'resources/list': NO_REUSE,
+  'resources/templates/list': NO_REUSE,
+  'resources/read': NO_REUSE,
+  'server/discover': NO_REUSE,
+};
 
 /**
  * The same server as {@link createMcpServer}, on the v2 SDK (`@modelcontextprotocol/server`), so that
@@ -30,13 +40,7 @@ export function createModernMcpServer(options: McpServerOptions, era: 'legacy' |
       completions: {},
     },
     ...(instructions ? { instructions } : {}),
-    cacheHints: {
-      'tools/list': NO_REUSE,
-      'resources/list': NO_REUSE,
-      'resources/templates/list': NO_REUSE,
-      'resources/read': NO_REUSE,
-      'server/discover': NO_REUSE,
-    },
+    cacheHints: NO_REUSE_HINTS,
   });
 
   // The v1 SDK types a schema property as `object`, the v2 SDK as JSON values: the same JSON on the wire.

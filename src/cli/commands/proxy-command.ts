@@ -65,9 +65,9 @@ export function registerProxyCommand(program: Command, context: CliContext): voi
     .action(async (command: string | undefined, args: string[], flags: ProxyFlags) => {
       const upstream = upstreamOf(command, args, flags);
       checkHttpFlags(flags);
-      const [{ startMcpProxy }, { serveStdio }, { createPreset }] = await Promise.all([
+      const [{ startMcpProxy }, { serveStdioEras }, { createPreset }] = await Promise.all([
         import('../../mcp/proxy/mcp-proxy.js'),
-        import('../../mcp/serve-stdio.js'),
+        import('../../mcp/serve-stdio-eras.js'),
         import('../../tools/presets/create-preset.js'),
       ]);
       const scratchpad = await context.scratchpad();
@@ -87,13 +87,14 @@ export function registerProxyCommand(program: Command, context: CliContext): voi
             context,
             { ...flags, http: flags.http },
             () => proxy.createServer(),
-            undefined,
+            () => proxy.createModernServer('modern'),
             `scratchpad proxy: serving ${describeUpstream(upstream)} with the ${flags.preset} tools for session "${context.options.session}"`,
             // What the upstream sends while a call runs (progress, log messages, sampling) goes on that call's stream.
             'stream',
           );
+        // The opening message picks the era: `initialize` for 2025-11-25, `server/discover` for 2026-07-28.
         else
-          await serveStdio(proxy.server, {
+          await serveStdioEras((era) => proxy.createModernServer(era), {
             stdin: context.stdin,
             stdout: context.stdout,
             ...(flags.maxRequestBytes === undefined ? {} : { maxRequestBytes: flags.maxRequestBytes }),

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { createMcpHandler, isLegacyRequest, type Server } from '@modelcontextprotocol/server';
 import { replaceOversizedReply } from '../transport/message-limits.js';
+import { createSummarisedLog } from './summarised-log.js';
 
 /** Options for {@link createModernHttpRoute}. */
 export interface ModernHttpRouteOptions {
@@ -25,16 +26,22 @@ export interface ModernHttpRoute {
  * Serves 2026-07-28 requests through the v2 SDK's `createMcpHandler` in its strict mode (`legacy: 'reject'`);
  * 2025-11-25 traffic stays on the sessionful transport it had before, routed there by the SDK's own
  * `isLegacyRequest`. The caller has already applied the HTTP guards (Host, Origin, token, method, body size).
- * A JSON reply is held to `maxReplyBytes`; an SSE reply (only when a handler sends something before its result,
- * which ours do not) passes as it is.
+ * A JSON reply is held to `maxReplyBytes`; an SSE reply (only when a handler sends something before its result:
+ * the proxy's forwarded progress) passes as it is, its result already cut to the reply budget by the proxy.
  */
 export function createModernHttpRoute(options: ModernHttpRouteOptions): ModernHttpRoute {
+  // A client can send refused requests at will: one line per minute, and a count, not one line each.
+  const refused = createSummarisedLog({
+    log: options.log,
+    prefix: 'scratchpad mcp: ',
+    what: '2026-07-28 requests refused or failed',
+  });
   const handler = createMcpHandler(() => options.createServer(), {
     legacy: 'reject',
     // 'auto': a plain JSON reply unless a handler sends something before its result (ours send nothing).
     responseMode: 'auto',
     maxRequestBodySize: options.maxRequestBytes,
-    onerror: (error) => options.log(`scratchpad mcp: 2026-07-28 request refused or failed: ${error.message}`),
+    onerror: (error) => refused(`2026-07-28 request refused or failed: ${error.message}`),
   });
   return {
     async claims(request, bytes, body) {
@@ -59,7 +66,10 @@ export function createModernHttpRoute(options: ModernHttpRouteOptions): ModernHt
       delete headers['content-length'];
       response.writeHead(answer.status, headers).end(replaced);
     },
-    close: () => handler.close(),
+    close: () => {
+      refused.flush();
+      return handler.close();
+    },
   };
 }
 

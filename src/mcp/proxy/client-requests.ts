@@ -1,4 +1,3 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
   CreateMessageResultSchema,
@@ -8,6 +7,7 @@ import {
   type Request,
   type Result,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { ProxyPeer } from './proxy-surface.js';
 
 /** The requests an upstream server may send its client that the proxy passes on to one of its own clients. */
 const FORWARDED = {
@@ -18,14 +18,11 @@ const FORWARDED = {
 type ForwardedMethod = keyof typeof FORWARDED;
 
 /** How a request reaches one client: on the stream of its call that is running, or on its session. */
-type SendRequest = (
-  request: Request,
-  schema: (typeof FORWARDED)[ForwardedMethod]['schema'],
-  options: RequestOptions,
-) => Promise<Result>;
+type SendRequest = (request: Request, schema: never, options: RequestOptions) => Promise<Result>;
 
 interface RunningCall {
-  server: Server;
+  /** The client whose call runs; none for a 2026-07-28 client, which no server request can reach. */
+  server: ProxyPeer | undefined;
   send: SendRequest;
 }
 
@@ -41,7 +38,7 @@ export class ClientRequests {
   static readonly capabilities = { sampling: {}, elicitation: {} };
 
   readonly #running = new Set<RunningCall>();
-  readonly #servers: ReadonlySet<Server>;
+  readonly #servers: ReadonlySet<ProxyPeer>;
   readonly #prepare: (params: Request['params']) => Promise<Request['params']>;
   readonly #timeoutMs: number;
 
@@ -51,7 +48,7 @@ export class ClientRequests {
    * @param timeoutMs how long a client may take to answer (a person may be answering an elicitation)
    */
   constructor(
-    servers: ReadonlySet<Server>,
+    servers: ReadonlySet<ProxyPeer>,
     prepare: (params: Request['params']) => Promise<Request['params']>,
     timeoutMs: number,
   ) {
@@ -61,7 +58,7 @@ export class ClientRequests {
   }
 
   /** Marks a forwarded tool call of `server` as running until `call` settles. */
-  async during<T>(server: Server, send: SendRequest, call: () => Promise<T>): Promise<T> {
+  async during<T>(server: ProxyPeer | undefined, send: SendRequest, call: () => Promise<T>): Promise<T> {
     const running: RunningCall = { server, send };
     this.#running.add(running);
     try {
@@ -81,6 +78,12 @@ export class ClientRequests {
       );
     }
     const target = this.#target(request.method);
+    if (!target.server) {
+      throw new McpError(
+        ErrorCode.InvalidRequest,
+        `The client whose call is running speaks MCP 2026-07-28, where a server asks for ${request.method} inside its result (input_required); the scratchpad proxy does not pass that on to such clients.`,
+      );
+    }
     const asked = (target.server.getClientCapabilities() as Record<string, unknown> | undefined)?.[
       forwarded.capability
     ];
@@ -93,7 +96,7 @@ export class ClientRequests {
     const params = await this.#prepare(request.params);
     return target.send(
       { method: request.method, ...(params === undefined ? {} : { params }) },
-      forwarded.schema,
+      forwarded.schema as never,
       {
         timeout: this.#timeoutMs,
       },
@@ -104,9 +107,9 @@ export class ClientRequests {
     const servers = new Set([...this.#running].map((call) => call.server));
     if (servers.size === 1) return [...this.#running].at(-1) as RunningCall;
     if (servers.size === 0 && this.#servers.size === 1) {
-      const [server] = this.#servers as Set<Server>;
-      const only = server as Server;
-      return { server: only, send: (request, schema, options) => only.request(request, schema, options) };
+      const [only] = this.#servers as Set<ProxyPeer>;
+      const peer = only as ProxyPeer;
+      return { server: peer, send: (request, schema, options) => peer.request(request, schema, options) };
     }
     const count = servers.size > 1 ? servers.size : this.#servers.size;
     throw new McpError(

@@ -1,25 +1,28 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
-  CallToolRequestSchema,
+  type CallToolRequest,
   type CallToolResult,
-  CompleteRequestSchema,
+  type CompleteRequest,
   ErrorCode,
-  GetPromptRequestSchema,
-  ListPromptsRequestSchema,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ListToolsRequestSchema,
+  type GetPromptRequest,
+  type ListPromptsRequest,
+  type ListResourcesRequest,
+  type ListResourceTemplatesRequest,
+  type ListToolsRequest,
   McpError,
   type Notification,
-  ReadResourceRequestSchema,
+  type ReadResourceRequest,
   type ServerCapabilities,
-  SetLevelRequestSchema,
-  SubscribeRequestSchema,
+  type SetLevelRequest,
+  type SubscribeRequest,
   type Tool,
-  UnsubscribeRequestSchema,
+  type UnsubscribeRequest,
 } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type ServerCapabilities as ModernCapabilities,
+  Server as ModernServer,
+} from '@modelcontextprotocol/server';
 import { ScratchpadError } from '../../core/errors.js';
 import { formatError } from '../../core/format-error.js';
 import { isValidName } from '../../core/names.js';
@@ -37,17 +40,27 @@ import { SCRATCHPAD_PARAMETER, withScratchpadParameter } from '../../tools/wrap-
 import { EntryPresence } from '../entry-presence.js';
 import { EntryResources } from '../entry-resources.js';
 import { replyContentBudget } from '../mcp-server.js';
+import { NO_REUSE_HINTS } from '../modern-mcp-server.js';
 import { errorResult, resolveArguments, ScratchpadTools } from '../scratchpad-tools.js';
 import { serverInstructions } from '../server-instructions.js';
 import { DEFAULT_MAX_REPLY_BYTES } from '../transport/message-limits.js';
 import { ClientRequests } from './client-requests.js';
 import { forwardToolResult } from './forward-result.js';
 import { mergedPage, type Page, type PageSource } from './proxy-cursor.js';
+import {
+  modernPeer,
+  type ProxyHandler,
+  type ProxyMethod,
+  type ProxyPeer,
+  registerOnLegacy,
+  registerOnModern,
+} from './proxy-surface.js';
 import { redactUpstream } from './redact-upstream.js';
 import { RedactedNames } from './redacted-names.js';
 import { storeLargeResource } from './store-large-resource.js';
 import { OutputSchemaValidator } from './structured-preview.js';
 import { Subscriptions } from './subscriptions.js';
+import type { UpstreamClient } from './upstream-client.js';
 import { UpstreamConnection } from './upstream-connection.js';
 import { type Upstream, upstreamEndpoint } from './upstream-endpoint.js';
 
@@ -76,12 +89,17 @@ export interface McpProxyOptions {
   log?: (message: string) => void;
 }
 
-/** A running proxy: the MCP server to connect a transport to, and how to stop the upstream. */
+/** A running proxy: the MCP servers to connect clients to, and how to stop the upstream. */
 export interface McpProxy {
-  /** The first client's server (stdio). */
-  server: Server;
-  /** A server for one more client (an HTTP session), sharing the upstream, the session and its entries. */
+  /** A v1 SDK server for one 2025-11-25 client, made on first use (the one `createServer` would make). */
+  readonly server: Server;
+  /** A v1 SDK server for one more 2025-11-25 client (an HTTP session), sharing the upstream, the session and its entries. */
   createServer(): Server;
+  /**
+   * A v2 SDK server of either era, for `serveStdioEras` (one per stdio connection, of the era its opening
+   * message picks) and for the 2026-07-28 leg of the HTTP endpoint (`modern`, one per request). Same handlers.
+   */
+  createModernServer(era: 'legacy' | 'modern'): ModernServer;
   /** Names of the upstream tools served. */
   readonly tools: string[];
   close(): Promise<void>;
@@ -133,10 +151,10 @@ export async function startMcpProxy(options: McpProxyOptions): Promise<McpProxy>
   const promptNames = new RedactedNames();
   /** Bumped at each refresh: a tools/list cursor made before names no position in the new list. */
   let toolsVersion = 0;
-  /** The MCP servers of the connected clients (one over stdio; one per session over HTTP). */
-  const servers = new Set<Server>();
+  /** The connected 2025-11-25 clients (one over stdio; one per session over HTTP); 2026-07-28 has no connection. */
+  const servers = new Set<ProxyPeer>();
   /** Which clients subscribed to which upstream resource; the upstream is subscribed while any client is. */
-  const subscriptions = new Subscriptions<Server>((uri) =>
+  const subscriptions = new Subscriptions<ProxyPeer>((uri) =>
     upstream.request((client) => client.unsubscribeResource({ uri })),
   );
 
@@ -190,9 +208,7 @@ export async function startMcpProxy(options: McpProxyOptions): Promise<McpProxy>
     void redacted(notification)
       .then((shown) =>
         Promise.all(
-          targets.map((target) =>
-            target.notification(shown as Parameters<Server['notification']>[0]).catch(() => undefined),
-          ),
+          targets.map((target) => target.notification(shown as Notification).catch(() => undefined)),
         ),
       )
       .catch(() => undefined);
@@ -227,18 +243,27 @@ export async function startMcpProxy(options: McpProxyOptions): Promise<McpProxy>
     ...(upstreamCapabilities.prompts ? { prompts: { listChanged: true } } : {}),
     ...(upstreamCapabilities.logging ? { logging: {} } : {}),
   };
+  /** What a 2026-07-28 client is told: no notices (it has no connection), no subscriptions, no log level. */
+  const modernCapabilities: ServerCapabilities = {
+    tools: {},
+    resources: {},
+    completions: {},
+    ...(upstreamCapabilities.prompts ? { prompts: {} } : {}),
+  };
   const instructions = [
     info.instructions === undefined ? undefined : redactor.redactSync(info.instructions),
     serverInstructions(options.preset),
   ]
     .filter(Boolean)
     .join('\n\n');
-  /** A new MCP server for one client: the handlers, over the upstream, session and offloader all clients share. */
-  const createServer = (): Server => {
-    const server = new Server(
-      { name: 'scratchpad-proxy', version: '0.1.0' },
-      { capabilities, ...(instructions ? { instructions } : {}) },
-    );
+  /**
+   * The handlers of one client's server, over the upstream, session and offloader all clients share. `peer` is
+   * that client, for what reaches it outside an answer; a 2026-07-28 client has none (the revision is
+   * stateless), so it gets no subscriptions and no logging level, which that revision replaced.
+   */
+  const handlersFor = (peer: ProxyPeer | undefined): Map<ProxyMethod, ProxyHandler> => {
+    const handlers = new Map<ProxyMethod, ProxyHandler>();
+    const on = (method: ProxyMethod, handler: ProxyHandler) => handlers.set(method, handler);
     const requestOptions = (signal: AbortSignal) => ({
       signal,
       timeout: requestTimeoutMs,
@@ -281,8 +306,8 @@ export async function startMcpProxy(options: McpProxyOptions): Promise<McpProxy>
         },
       });
 
-    server.setRequestHandler(ListToolsRequestSchema, async (request) => {
-      const page = await listPage<Tool>('tool', request.params?.cursor, [
+    on('tools/list', async (params: ListToolsRequest['params']) => {
+      const page = await listPage<Tool>('tool', params?.cursor, [
         async () => ({ items: await ownTools.list() }),
         async () => ({
           items: [...upstreamTools.values()].map((served) => served.tool),
@@ -296,9 +321,9 @@ export async function startMcpProxy(options: McpProxyOptions): Promise<McpProxy>
       return { tools: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
     });
 
-    server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
-      const { name } = request.params;
-      const args = (request.params.arguments ?? {}) as Record<string, unknown>;
+    on('tools/call', async (params: CallToolRequest['params'], extra): Promise<CallToolResult> => {
+      const { name } = params;
+      const args = (params.arguments ?? {}) as Record<string, unknown>;
       if (ownTools.has(name)) return ownTools.call(name, args, extra.signal);
       const served = upstreamTools.get(name);
       if (!served) {
@@ -325,11 +350,9 @@ export async function startMcpProxy(options: McpProxyOptions): Promise<McpProxy>
           session,
           maxReferenceBytes,
         )) as Record<string, unknown>;
-        const progressToken = extra._meta?.progressToken;
+        const progressToken = extra.progressToken;
         let progressSent: Promise<unknown> = Promise.resolve();
-        const askClient: Parameters<ClientRequests['during']>[1] = (asked, schema, asking) =>
-          extra.sendRequest(asked as Parameters<typeof extra.sendRequest>[0], schema, asking);
-        const result = (await clientRequests.during(server, askClient, () =>
+        const result = (await clientRequests.during(peer, extra.send, () =>
           upstream.request((client) =>
             client.callTool({ name: served.upstreamName, arguments: input }, undefined, {
               ...requestOptions(extra.signal),
@@ -341,7 +364,7 @@ export async function startMcpProxy(options: McpProxyOptions): Promise<McpProxy>
                       progressSent = progressSent
                         .then(() => redacted(progress))
                         .then((shown) =>
-                          extra.sendNotification({
+                          extra.notify({
                             method: 'notifications/progress',
                             params: { ...shown, progressToken },
                           }),
@@ -382,7 +405,11 @@ export async function startMcpProxy(options: McpProxyOptions): Promise<McpProxy>
     const upstreamPages = <T>(
       served: unknown,
       signal: AbortSignal,
-      list: (client: Client, params: { cursor?: string }, options: RequestOptions) => Promise<Page<T>>,
+      list: (
+        client: UpstreamClient,
+        params: { cursor?: string },
+        options: RequestOptions,
+      ) => Promise<Page<T>>,
       names?: { key: 'uri' | 'name'; names: RedactedNames },
     ): PageSource<T> | undefined =>
       served
@@ -395,8 +422,8 @@ export async function startMcpProxy(options: McpProxyOptions): Promise<McpProxy>
           )
         : undefined;
 
-    server.setRequestHandler(ListResourcesRequestSchema, async (request, extra) => {
-      const page = await listPage('resource', request.params?.cursor, [
+    on('resources/list', async (params: ListResourcesRequest['params'], extra) => {
+      const page = await listPage('resource', params?.cursor, [
         async (cursor) => {
           const own = await resources.list(cursor);
           return { items: own.resources, nextCursor: own.nextCursor };
@@ -414,8 +441,8 @@ export async function startMcpProxy(options: McpProxyOptions): Promise<McpProxy>
       return { resources: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
     });
 
-    server.setRequestHandler(ListResourceTemplatesRequestSchema, async (request, extra) => {
-      const page = await listPage('resource template', request.params?.cursor, [
+    on('resources/templates/list', async (params: ListResourceTemplatesRequest['params'], extra) => {
+      const page = await listPage('resource template', params?.cursor, [
         async () => ({ items: resources.templates().resourceTemplates }),
         upstreamPages(upstreamCapabilities.resources, extra.signal, async (client, params, options) => {
           const theirs = await client.listResourceTemplates(params, options);
@@ -425,16 +452,16 @@ export async function startMcpProxy(options: McpProxyOptions): Promise<McpProxy>
       return { resourceTemplates: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
     });
 
-    server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
-      if (resources.owns(request.params.uri)) return resources.read(request.params.uri);
+    on('resources/read', async (params: ReadResourceRequest['params'], extra) => {
+      if (resources.owns(params.uri)) return resources.read(params.uri);
       if (!upstreamCapabilities.resources)
-        throw new McpError(ErrorCode.InvalidParams, `Resource not found: ${request.params.uri}.`);
-      const params = { ...request.params, uri: resourceUris.original(request.params.uri) };
+        throw new McpError(ErrorCode.InvalidParams, `Resource not found: ${params.uri}.`);
+      const asked = { ...params, uri: resourceUris.original(params.uri) };
       const result = await forwarded(() =>
-        upstream.request((client) => client.readResource(params, requestOptions(extra.signal))),
+        upstream.request((client) => client.readResource(asked, requestOptions(extra.signal))),
       );
       return redacted(
-        await storeLargeResource(result, request.params.uri, {
+        await storeLargeResource(result, params.uri, {
           offloader,
           session,
           maxReplyContentBytes: budget,
@@ -442,26 +469,26 @@ export async function startMcpProxy(options: McpProxyOptions): Promise<McpProxy>
       );
     });
 
-    if (upstreamCapabilities.resources?.subscribe) {
-      server.setRequestHandler(SubscribeRequestSchema, async (request, extra) =>
-        resources.owns(request.params.uri)
+    if (peer && upstreamCapabilities.resources?.subscribe) {
+      on('resources/subscribe', async (params: SubscribeRequest['params'], extra) =>
+        resources.owns(params.uri)
           ? {}
-          : subscriptions.add(server, resourceUris.original(request.params.uri), () =>
+          : subscriptions.add(peer, resourceUris.original(params.uri), () =>
               upstream.request((client) =>
                 client.subscribeResource(
-                  { ...request.params, uri: resourceUris.original(request.params.uri) },
+                  { ...params, uri: resourceUris.original(params.uri) },
                   requestOptions(extra.signal),
                 ),
               ),
             ),
       );
-      server.setRequestHandler(UnsubscribeRequestSchema, async (request, extra) =>
-        resources.owns(request.params.uri)
+      on('resources/unsubscribe', async (params: UnsubscribeRequest['params'], extra) =>
+        resources.owns(params.uri)
           ? {}
-          : subscriptions.remove(server, resourceUris.original(request.params.uri), () =>
+          : subscriptions.remove(peer, resourceUris.original(params.uri), () =>
               upstream.request((client) =>
                 client.unsubscribeResource(
-                  { ...request.params, uri: resourceUris.original(request.params.uri) },
+                  { ...params, uri: resourceUris.original(params.uri) },
                   requestOptions(extra.signal),
                 ),
               ),
@@ -470,8 +497,8 @@ export async function startMcpProxy(options: McpProxyOptions): Promise<McpProxy>
     }
 
     if (upstreamCapabilities.prompts) {
-      server.setRequestHandler(ListPromptsRequestSchema, async (request, extra) => {
-        const page = await listPage('prompt', request.params?.cursor, [
+      on('prompts/list', async (params: ListPromptsRequest['params'], extra) => {
+        const page = await listPage('prompt', params?.cursor, [
           upstreamPages(
             true,
             extra.signal,
@@ -484,12 +511,12 @@ export async function startMcpProxy(options: McpProxyOptions): Promise<McpProxy>
         ]);
         return { prompts: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
       });
-      server.setRequestHandler(GetPromptRequestSchema, async (request, extra) =>
+      on('prompts/get', async (params: GetPromptRequest['params'], extra) =>
         redacted(
           await forwarded(() =>
             upstream.request((client) =>
               client.getPrompt(
-                { ...request.params, name: promptNames.original(request.params.name) },
+                { ...params, name: promptNames.original(params.name) },
                 requestOptions(extra.signal),
               ),
             ),
@@ -498,33 +525,71 @@ export async function startMcpProxy(options: McpProxyOptions): Promise<McpProxy>
       );
     }
 
-    server.setRequestHandler(CompleteRequestSchema, async (request, extra) => {
-      const own = await resources.complete(request.params.ref, request.params.argument);
+    on('completion/complete', async (params: CompleteRequest['params'], extra) => {
+      const own = await resources.complete(params.ref, params.argument);
       if (own) return own;
       if (!upstreamCapabilities.completions) return { completion: { values: [] } };
       return redacted(
         await forwarded(() =>
-          upstream.request((client) => client.complete(request.params, requestOptions(extra.signal))),
+          upstream.request((client) => client.complete(params, requestOptions(extra.signal))),
         ),
       );
     });
 
-    if (upstreamCapabilities.logging) {
-      server.setRequestHandler(SetLevelRequestSchema, async (request, extra) =>
+    if (peer && upstreamCapabilities.logging) {
+      on('logging/setLevel', async (params: SetLevelRequest['params'], extra) =>
         forwarded(() =>
-          upstream.request((client) =>
-            client.setLoggingLevel(request.params.level, requestOptions(extra.signal)),
-          ),
+          upstream.request((client) => client.setLoggingLevel(params.level, requestOptions(extra.signal))),
         ),
       );
     }
-    servers.add(server);
+    return handlers;
+  };
+
+  /** Keeps `peer` among the connected clients until `server` closes. */
+  const track = (server: { onclose?: (() => void) | undefined }, peer: ProxyPeer): void => {
+    servers.add(peer);
     const closed = server.onclose;
     server.onclose = () => {
       closed?.();
-      servers.delete(server);
-      void subscriptions.drop(server).catch(() => undefined);
+      servers.delete(peer);
+      void subscriptions.drop(peer).catch(() => undefined);
     };
+  };
+
+  /** A v1 SDK server for one 2025-11-25 client (an HTTP session). */
+  const createServer = (): Server => {
+    const server = new Server(
+      { name: 'scratchpad-proxy', version: '0.1.0' },
+      { capabilities, ...(instructions ? { instructions } : {}) },
+    );
+    registerOnLegacy(server, handlersFor(server));
+    track(server, server);
+    return server;
+  };
+
+  /**
+   * A v2 SDK server: for one 2025-11-25 stdio connection (`legacy`), or one 2026-07-28 request or stdio
+   * connection (`modern`). The 2026-07-28 server claims no list-changed notices (it has no connection to send
+   * them on) and states its cache hints (see {@link NO_REUSE}).
+   */
+  const createModernServer = (era: 'legacy' | 'modern'): ModernServer => {
+    const server = new ModernServer(
+      { name: 'scratchpad-proxy', version: '0.1.0' },
+      {
+        // The same JSON in both SDKs' types.
+        capabilities: (era === 'legacy' ? capabilities : modernCapabilities) as ModernCapabilities,
+        ...(instructions ? { instructions } : {}),
+        cacheHints: NO_REUSE_HINTS,
+      },
+    );
+    if (era === 'modern') {
+      registerOnModern(server, handlersFor(undefined));
+      return server;
+    }
+    const peer = modernPeer(server);
+    registerOnModern(server, handlersFor(peer));
+    track(server, peer);
     return server;
   };
 
@@ -538,15 +603,19 @@ export async function startMcpProxy(options: McpProxyOptions): Promise<McpProxy>
     }
   }
 
-  const first = createServer();
+  let first: Server | undefined;
   return {
-    server: first,
+    get server() {
+      first ??= createServer();
+      return first;
+    },
     createServer,
+    createModernServer,
     get tools() {
       return [...upstreamTools.keys()];
     },
     async close() {
-      await Promise.all([first, ...servers].map((each) => each.close().catch(() => undefined)));
+      await Promise.all([...servers].map((each) => each.close().catch(() => undefined)));
       await upstream.close();
     },
   };

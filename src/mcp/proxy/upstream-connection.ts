@@ -1,3 +1,7 @@
+import {
+  Client as ModernClient,
+  type ClientCapabilities as ModernClientCapabilities,
+} from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
@@ -13,9 +17,11 @@ import {
 import type { ScratchpadError } from '../../core/errors.js';
 import { mcpError } from '../mcp-errors.js';
 import { type ChildExit, ChildProcessTransport } from './child-process-transport.js';
+import { modernUpstreamClient, type UpstreamClient } from './upstream-client.js';
 import {
   authorizationHint,
   httpStatusOf,
+  refusesLegacy,
   type UpstreamEndpoint,
   type UpstreamTransportOption,
   unsupportedTransport,
@@ -45,21 +51,31 @@ export interface UpstreamInfo {
   capabilities: ServerCapabilities;
   serverInfo: Implementation | undefined;
   instructions: string | undefined;
+  /** The protocol revision the upstream speaks with the proxy: 2025-11-25 (`legacy`) or 2026-07-28 (`modern`). */
+  era: 'legacy' | 'modern';
+}
+
+/** One connected client of either SDK, with what the upstream said about itself. */
+interface Connected {
+  client: UpstreamClient;
+  info: UpstreamInfo;
 }
 
 /**
  * One upstream MCP server behind the proxy: started as a child process, or reached by URL (Streamable HTTP, falling
- * back to HTTP+SSE when the server does not speak it), restarted or reconnected on the next request after it exits
+ * back to HTTP+SSE when the server does not speak it). It speaks 2025-11-25 through the v1 SDK's client; an
+ * upstream that refuses that `initialize` as an unsupported version (it speaks only 2026-07-28) is connected again
+ * through the v2 SDK's client, which negotiates (`versionNegotiation: auto`). Restarted or reconnected on the next request after it exits
  * or its connection is lost (waiting a backoff that doubles with each failure in a row, 250 ms up to 10 s); a
  * request cut short by that fails with `UPSTREAM_UNAVAILABLE` that says so, never a wait.
  */
 export class UpstreamConnection {
   readonly #config: UpstreamConnectionConfig;
-  #client: Client | undefined;
+  #client: UpstreamClient | undefined;
   #transport: Transport | undefined;
   /** The transport that worked last (a remote server that needed SSE keeps it on reconnection). */
   #working: UpstreamTransportOption | undefined;
-  #connecting: Promise<Client> | undefined;
+  #connecting: Promise<UpstreamClient> | undefined;
   #failures = 0;
   #lastFailureAt = 0;
   #started = false;
@@ -77,7 +93,7 @@ export class UpstreamConnection {
   }
 
   /** Runs `operation` on a connected client, restarting the upstream first if it exited. */
-  async request<T>(operation: (client: Client) => Promise<T>): Promise<T> {
+  async request<T>(operation: (client: UpstreamClient) => Promise<T>): Promise<T> {
     const client = await this.#connected();
     const transport = this.#transport;
     try {
@@ -130,7 +146,7 @@ export class UpstreamConnection {
     await client?.close().catch(() => undefined);
   }
 
-  #connected(): Promise<Client> {
+  #connected(): Promise<UpstreamClient> {
     if (this.#closed) return Promise.reject(mcpError('UPSTREAM_UNAVAILABLE', 'The proxy is closing.'));
     if (this.#client) return Promise.resolve(this.#client);
     this.#connecting ??= this.#connect().finally(() => {
@@ -139,49 +155,118 @@ export class UpstreamConnection {
     return this.#connecting;
   }
 
-  async #connect(): Promise<Client> {
+  async #connect(): Promise<UpstreamClient> {
     const restart = this.#started;
     const wait = this.#backoffMs() - (Date.now() - this.#lastFailureAt);
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     const options = this.#working ? [this.#working] : this.#endpoint.transports;
     let failure: unknown;
     for (const [index, option] of options.entries()) {
-      const transport = option.open();
-      const requests = this.#config.requests;
-      const client = new Client(
-        { name: 'scratchpad-proxy', version: '0.1.0' },
-        { capabilities: requests?.capabilities ?? {} },
-      );
-      client.fallbackNotificationHandler = async (notification) => this.#config.onNotification(notification);
-      if (requests) client.fallbackRequestHandler = async (request) => requests.answer(request);
-      client.onclose = () => {
-        if (this.#client !== client) return;
-        this.#client = undefined;
-        this.#failed();
-      };
+      let transport: Transport | undefined = option.open();
+      let connected: Connected;
       try {
-        await client.connect(transport, { timeout: this.#config.startTimeoutMs ?? 30_000 });
+        connected = await this.#connectLegacy(transport);
       } catch (error) {
-        await client.close().catch(() => undefined);
         failure = error;
-        if (index < options.length - 1 && unsupportedTransport(error)) continue;
-        this.#failed();
-        throw this.#startFailure(error, transport, restart);
+        const modern = refusesLegacy(error) ? option.openModern?.() : undefined;
+        if (!modern) {
+          if (index < options.length - 1 && unsupportedTransport(error)) continue;
+          this.#failed();
+          throw this.#startFailure(error, transport, restart);
+        }
+        transport = modern as unknown as Transport;
+        try {
+          connected = await this.#connectModern(modern);
+        } catch (modernError) {
+          this.#failed();
+          throw this.#startFailure(modernError, transport, restart);
+        }
       }
       this.#started = true;
       this.#working = option;
       this.#transport = transport;
-      this.#client = client;
-      this.#info = {
-        capabilities: client.getServerCapabilities() ?? {},
-        serverInfo: client.getServerVersion(),
-        instructions: client.getInstructions(),
-      };
+      this.#client = connected.client;
+      this.#info = connected.info;
       if (restart) this.#config.onRestart?.();
-      return client;
+      return connected.client;
     }
     this.#failed();
     throw this.#startFailure(failure, undefined, restart);
+  }
+
+  /** A 2025-11-25 connection through the v1 SDK's client; closed again when it fails. */
+  async #connectLegacy(transport: Transport): Promise<Connected> {
+    const requests = this.#config.requests;
+    const client = new Client(
+      { name: 'scratchpad-proxy', version: '0.1.0' },
+      { capabilities: requests?.capabilities ?? {} },
+    );
+    client.fallbackNotificationHandler = async (notification) => this.#config.onNotification(notification);
+    if (requests) client.fallbackRequestHandler = async (request) => requests.answer(request);
+    client.onclose = () => this.#lost(client);
+    try {
+      await client.connect(transport, { timeout: this.#config.startTimeoutMs ?? 30_000 });
+    } catch (error) {
+      await client.close().catch(() => undefined);
+      throw error;
+    }
+    return {
+      client,
+      info: {
+        capabilities: client.getServerCapabilities() ?? {},
+        serverInfo: client.getServerVersion(),
+        instructions: client.getInstructions(),
+        era: 'legacy',
+      },
+    };
+  }
+
+  /**
+   * A connection through the v2 SDK's client, which probes with `server/discover` and speaks 2026-07-28 where the
+   * upstream does. That revision has no server-to-client requests: the upstream asks for sampling or elicitation
+   * inside a result (`input_required`), which the client answers through the same handlers, so the proxy's
+   * forwarding of those requests works in both eras.
+   */
+  async #connectModern(transport: Parameters<ModernClient['connect']>[0]): Promise<Connected> {
+    const requests = this.#config.requests;
+    const client = new ModernClient(
+      { name: 'scratchpad-proxy', version: '0.1.0' },
+      {
+        // The same JSON in both SDKs' types.
+        capabilities: (requests?.capabilities ?? {}) as ModernClientCapabilities,
+        versionNegotiation: { mode: 'auto' },
+      },
+    );
+    client.fallbackNotificationHandler = async (notification) =>
+      this.#config.onNotification(notification as Notification);
+    if (requests) {
+      for (const method of ['sampling/createMessage', 'elicitation/create'] as const)
+        client.setRequestHandler(method, (request) => requests.answer(request as Request) as never);
+    }
+    const upstream = modernUpstreamClient(client);
+    client.onclose = () => this.#lost(upstream);
+    try {
+      await client.connect(transport, { timeout: this.#config.startTimeoutMs ?? 30_000 });
+    } catch (error) {
+      await client.close().catch(() => undefined);
+      throw error;
+    }
+    return {
+      client: upstream,
+      info: {
+        capabilities: (client.getServerCapabilities() ?? {}) as ServerCapabilities,
+        serverInfo: client.getServerVersion() as Implementation | undefined,
+        instructions: client.getInstructions(),
+        era: client.getProtocolEra() === 'modern' ? 'modern' : 'legacy',
+      },
+    };
+  }
+
+  /** The connection of `client` closed: the next request connects again (after the backoff). */
+  #lost(client: UpstreamClient): void {
+    if (this.#client !== client) return;
+    this.#client = undefined;
+    this.#failed();
   }
 
   #startFailure(error: unknown, transport: Transport | undefined, restart: boolean): ScratchpadError {

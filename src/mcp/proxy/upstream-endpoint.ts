@@ -1,3 +1,8 @@
+import {
+  StreamableHTTPClientTransport as ModernHttpTransport,
+  type Transport as ModernTransport,
+  SdkHttpError,
+} from '@modelcontextprotocol/client';
 import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import {
@@ -32,6 +37,11 @@ export interface UpstreamTransportOption {
   /** `stdio`, `streamable-http` or `sse`, for messages. */
   kind: 'stdio' | 'streamable-http' | 'sse';
   open(): Transport;
+  /**
+   * The same connection for the v2 SDK's client, tried when the upstream refuses the 2025-11-25 `initialize`
+   * because it speaks only 2026-07-28 (HTTP+SSE has none: that transport predates the revision).
+   */
+  openModern?(): ModernTransport;
 }
 
 /** How to reach one upstream: its label for messages and the transports to try. */
@@ -55,7 +65,14 @@ export function upstreamEndpoint(upstream: Upstream): UpstreamEndpoint {
   return {
     label: [upstream.command, ...upstream.args].join(' '),
     remote: false,
-    transports: [{ kind: 'stdio', open: () => new ChildProcessTransport(command) }],
+    transports: [
+      {
+        kind: 'stdio',
+        open: () => new ChildProcessTransport(command),
+        // The same line-delimited JSON-RPC over the child's pipes, which the v2 client probes in place.
+        openModern: () => new ChildProcessTransport(command) as unknown as ModernTransport,
+      },
+    ],
   };
 }
 
@@ -88,7 +105,11 @@ function remoteEndpoint(upstream: UpstreamUrl): UpstreamEndpoint {
     label: url.href,
     remote: true,
     transports: [
-      { kind: 'streamable-http', open: () => new StreamableHTTPClientTransport(url, { requestInit }) },
+      {
+        kind: 'streamable-http',
+        open: () => new StreamableHTTPClientTransport(url, { requestInit }),
+        openModern: () => new ModernHttpTransport(url, { requestInit }),
+      },
       {
         kind: 'sse',
         open: () =>
@@ -112,9 +133,26 @@ export function httpStatusOf(error: unknown): number | undefined {
   for (let cause = error; cause instanceof Error; cause = cause.cause) {
     if (cause instanceof StreamableHTTPError && cause.code !== undefined && cause.code > 0) return cause.code;
     if (cause instanceof SseError && cause.code !== undefined && cause.code > 0) return cause.code;
+    if (SdkHttpError.isInstance(cause) && cause.status > 0) return cause.status;
   }
   return undefined;
 }
+
+/**
+ * True when the upstream refused the 2025-11-25 `initialize` with "unsupported protocol version" (-32022, the
+ * code of the 2026-07-28 revision): it speaks only the new revision, which the v2 client negotiates. Over stdio
+ * the v1 client reports the JSON-RPC error; over HTTP the 400 reply that carries it.
+ */
+export function refusesLegacy(error: unknown): boolean {
+  for (let cause = error; cause instanceof Error; cause = cause.cause) {
+    if ((cause as { code?: unknown }).code === UNSUPPORTED_PROTOCOL_VERSION) return true;
+    if (cause instanceof StreamableHTTPError && /"code"\s*:\s*-32022\b/.test(cause.message)) return true;
+  }
+  return false;
+}
+
+/** The JSON-RPC error code of 2026-07-28 for a protocol version the server does not speak. */
+const UNSUPPORTED_PROTOCOL_VERSION = -32022;
 
 /**
  * True when a connection attempt failed because the server does not speak that transport (404, 405 and other
