@@ -75,7 +75,6 @@ describe('package entry points (built dist)', () => {
         'loadCatalog',
         'createModelJudge',
         'createTierModels',
-        'MODE_STRATEGIES',
         'createModelSummarizer',
         'Mnestome',
         'compose',

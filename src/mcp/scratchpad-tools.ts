@@ -73,7 +73,7 @@ export class ScratchpadTools {
     } catch (error) {
       if (ScratchpadError.isInstance(error)) return errorResult(formatError(error));
       this.#config.log(
-        `scratchpad mcp: tool ${name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+        `scratchpad: tool ${name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
       );
       return errorResult(
         `Internal error in ${name}: ${error instanceof Error ? error.message : String(error)}. This is a bug in the scratchpad server; the server is still running.`,

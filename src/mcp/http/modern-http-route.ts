@@ -33,7 +33,7 @@ export function createModernHttpRoute(options: ModernHttpRouteOptions): ModernHt
   // A client can send refused requests at will: one line per minute, and a count, not one line each.
   const refused = createSummarisedLog({
     log: options.log,
-    prefix: 'scratchpad mcp: ',
+    prefix: 'scratchpad: ',
     what: '2026-07-28 requests refused or failed',
   });
   const handler = createMcpHandler(() => options.createServer(), {

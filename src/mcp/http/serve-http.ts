@@ -175,7 +175,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<McpHttpServe
   const http = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
       log(
-        `scratchpad mcp: HTTP request failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+        `scratchpad: HTTP request failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
       );
       if (!response.headersSent) reply(response, 500, 'Internal error; the server is still running.');
       else response.end();

@@ -2,7 +2,7 @@
 export interface SummarisedLogOptions {
   /** Where lines go (stderr). */
   log: (message: string) => void;
-  /** Starts every line: `scratchpad mcp: `. */
+  /** Starts every line: `scratchpad: ` (the library serves `mcp` and `proxy` alike). */
   prefix: string;
   /** What the lines are about, plural, for the summary: `2026-07-28 requests refused or failed`. */
   what: string;
