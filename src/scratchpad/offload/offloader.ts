@@ -1,6 +1,7 @@
 import type { Entry } from '../../core/entry.js';
 import { ScratchpadError } from '../../core/errors.js';
 import { escapedLiterals, escapeRegex } from '../../core/escape-regex.js';
+import { eventLoopSlices } from '../../core/event-loop-slices.js';
 import type { JsonObject, JsonValue } from '../../core/json.js';
 import { describeLifetime } from '../../core/lifetime.js';
 import type { Redactor } from '../../core/redaction/redactor.js';
@@ -162,7 +163,7 @@ export function createOffloader(config: OffloaderConfig): Offloader {
       const bytes = encoded?.bytes ?? content.bytes;
       const builder = policy.previewFor(tool);
       const redactor = session.scratchpad.redactor;
-      const built = redactPreview(
+      const built = await redactPreview(
         redactor,
         await buildWholePreview(
           builder,
@@ -190,7 +191,7 @@ export function createOffloader(config: OffloaderConfig): Offloader {
           built,
           request.context?.task,
         ));
-        preview = redactPreview(redactor, preview);
+        preview = await redactPreview(redactor, preview);
       }
       const metadata: JsonObject = { ...content.metadata, ...(request.metadata ?? {}) };
       const shownMetadata = await redactor.redactValue(metadata);
@@ -262,7 +263,7 @@ export function createOffloader(config: OffloaderConfig): Offloader {
       const redactor = session.scratchpad.redactor;
       const builder = policy.previewFor(tool);
       const stored = await storedPreview(session, entry, builder, pastOnly(request.context));
-      let preview = redactPreview(redactor, stored.preview, stored.seen);
+      let preview = await redactPreview(redactor, stored.preview, stored.seen);
       let summary: SummaryOutcome | undefined;
       if (policy.summarize && wantsSummary(policy.summarize, entry.kind, entry.bytes)) {
         // Within the summary's size range (at most its `maxBytes`), the stored text is read back whole for the
@@ -275,7 +276,7 @@ export function createOffloader(config: OffloaderConfig): Offloader {
           preview,
           request.context?.task,
         ));
-        preview = redactPreview(redactor, preview);
+        preview = await redactPreview(redactor, preview);
       }
       const rendered = RENDERERS[policy.format]({
         tool,
@@ -345,25 +346,43 @@ function safeText(result: unknown): string {
  * `WB5wh…`): redacted alone it would pass. So it is checked where it stands: when redacting the text around its
  * place in `source` removes it, it is part of a secret, and it is masked wherever the preview shows it.
  */
-function redactPreview(redactor: Redactor, preview: PreviewText, source?: string): PreviewText {
+async function redactPreview(
+  redactor: Redactor,
+  preview: PreviewText,
+  source?: string,
+): Promise<PreviewText> {
   if (!redactor.enabled) return preview;
   let text = redactor.redactSync(preview.text);
-  const shown = (word: string): string => {
+  const shown = async (word: string): Promise<string> => {
     const redacted = redactor.redactSync(word);
-    if (source === undefined || !partOfSecret(redactor, source, redacted)) return redacted;
-    text = text.replaceAll(redacted, SECRET_PART);
+    // A word redaction changes holds a secret of its own: what is shown is already redacted.
+    if (redacted !== word || source === undefined || !(await partOfSecret(redactor, source, word)))
+      return redacted;
+    text = text.replaceAll(word, SECRET_PART);
     return SECRET_PART;
   };
-  const searchExample = preview.searchExample === undefined ? undefined : shown(preview.searchExample);
-  const reads = preview.reads?.flatMap((read): PreviewRead[] => {
-    if (!('regex' in read)) return [read];
+  const searchExample = preview.searchExample === undefined ? undefined : await shown(preview.searchExample);
+  let reads: PreviewRead[] | undefined;
+  for (const read of preview.reads ?? []) {
+    reads ??= [];
+    if (!('regex' in read)) {
+      reads.push(read);
+      continue;
+    }
     // A suggested regex is escaped words (`a\.b|c`): each word is checked as it stands in the output, unescaped, and
     // a word that is part of a secret is left out of the read (a read of none is dropped).
     const literals = escapedLiterals(read.regex);
-    if (literals === undefined) return [{ regex: shown(read.regex) }];
-    const kept = literals.map(shown).filter((literal) => literal !== SECRET_PART);
-    return kept.length === 0 ? [] : [{ regex: kept.map(escapeRegex).join('|') }];
-  });
+    if (literals === undefined) {
+      reads.push({ regex: await shown(read.regex) });
+      continue;
+    }
+    const kept: string[] = [];
+    for (const literal of literals) {
+      const word = await shown(literal);
+      if (word !== SECRET_PART) kept.push(word);
+    }
+    if (kept.length > 0) reads.push({ regex: kept.map(escapeRegex).join('|') });
+  }
   return {
     ...preview,
     text,
@@ -377,16 +396,34 @@ const SECRET_PART = '[REDACTED:secret-part]';
 /** Characters on each side of a word redacted with it to see whether it is part of a secret (a PEM key fits). */
 const SECRET_CONTEXT_CHARS = 16 * 1024;
 
-/** True when `word`, at its first place in `source`, is removed by redacting the text around it. */
-function partOfSecret(redactor: Redactor, source: string, word: string): boolean {
+/**
+ * True when `word`, at its first place in `source`, is removed by redacting the text around it. The place is looked
+ * up in slices (a word the preview made up is not in a 100 MB output, and one `indexOf` over all of it blocks).
+ */
+async function partOfSecret(redactor: Redactor, source: string, word: string): Promise<boolean> {
   if (word.length < 4) return false;
-  const at = source.indexOf(word);
+  const at = await indexOfInSlices(source, word);
   if (at === -1) return false;
   const around = source.slice(
     Math.max(0, at - SECRET_CONTEXT_CHARS),
     at + word.length + SECRET_CONTEXT_CHARS,
   );
   return !redactor.redactSync(around).includes(word);
+}
+
+/** Characters `indexOfInSlices` searches between two turns of the event loop. */
+const SEARCH_SLICE_CHARS = 4 * 1024 * 1024;
+
+/** `text.indexOf(word)`, searched 4 M characters at a time with the event loop's turns between. */
+async function indexOfInSlices(text: string, word: string): Promise<number> {
+  const yieldSometimes = eventLoopSlices(20);
+  for (let from = 0; from < text.length; from += SEARCH_SLICE_CHARS) {
+    // A match starting in this slice may run past its end: the search reads that far, no further.
+    const found = text.slice(from, from + SEARCH_SLICE_CHARS + word.length - 1).indexOf(word);
+    if (found !== -1) return from + found;
+    await yieldSometimes();
+  }
+  return -1;
 }
 
 /** A frozen copy of the context, so a preview cannot change what the caller keeps. */
