@@ -1,3 +1,4 @@
+import type { Server as LegacyServer } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Server } from '@modelcontextprotocol/server';
 import { serveStdio as serveStdioBothEras } from '@modelcontextprotocol/server/stdio';
 import {
@@ -8,14 +9,30 @@ import {
 /**
  * Serves both protocol eras over stdio until the client disconnects: the v2 SDK's `serveStdio` reads the opening
  * message (`initialize` pins the connection to 2025-11-25, `server/discover` or an enveloped request to
- * 2026-07-28) and asks `createServer` for a server of that era. The transport is ours, so requests over
+ * 2026-07-28) and asks `createServer` for a server of that era; with `createLegacyServer`, an `initialize`
+ * opening goes to the v1 SDK server it makes instead. The transport is ours, so requests over
  * `maxRequestBytes` and replies over `maxReplyBytes` are refused with errors that name the limit, in both eras.
  */
 export async function serveStdioEras(
   createServer: (era: 'legacy' | 'modern') => Server,
   options: BoundedStdioServerTransportOptions = {},
+  createLegacyServer?: () => LegacyServer,
 ): Promise<void> {
   const transport = new BoundedStdioServerTransport(options);
+  if (createLegacyServer) {
+    // An `initialize` opening is served by the v1 SDK's server, as before the 2026 revision: the same handlers,
+    // with less work per message than the v2 server's 2025 mode (the proxy's added cost per call).
+    const first = await transport.firstMessage();
+    if (first === undefined) return;
+    if ('method' in first && first.method === 'initialize') {
+      const closed = new Promise<void>((resolve) => {
+        transport.onclose = () => resolve();
+      });
+      await createLegacyServer().connect(transport);
+      await closed;
+      return;
+    }
+  }
   const closed = new Promise<void>((resolve) => {
     // serveStdio sets the transport's onclose itself; the setter keeps its handler and also tells us.
     let handler: (() => void) | undefined;

@@ -49,12 +49,16 @@ export function registerMcpCommand(program: Command, context: CliContext): void 
       });
       const buildModern = (era: 'legacy' | 'modern') => createModernMcpServer(serverOptions(), era);
       if (!flags.http) {
-        await serveStdioEras(buildModern, {
-          stdin: context.stdin,
-          stdout: context.stdout,
-          ...(flags.maxRequestBytes === undefined ? {} : { maxRequestBytes: flags.maxRequestBytes }),
-          ...(flags.maxReplyBytes === undefined ? {} : { maxReplyBytes: flags.maxReplyBytes }),
-        });
+        await serveStdioEras(
+          buildModern,
+          {
+            stdin: context.stdin,
+            stdout: context.stdout,
+            ...(flags.maxRequestBytes === undefined ? {} : { maxRequestBytes: flags.maxRequestBytes }),
+            ...(flags.maxReplyBytes === undefined ? {} : { maxReplyBytes: flags.maxReplyBytes }),
+          },
+          () => createMcpServer(serverOptions()),
+        );
         return;
       }
       await serveMcpHttp(

@@ -94,12 +94,16 @@ export function registerProxyCommand(program: Command, context: CliContext): voi
           );
         // The opening message picks the era: `initialize` for 2025-11-25, `server/discover` for 2026-07-28.
         else
-          await serveStdioEras((era) => proxy.createModernServer(era), {
-            stdin: context.stdin,
-            stdout: context.stdout,
-            ...(flags.maxRequestBytes === undefined ? {} : { maxRequestBytes: flags.maxRequestBytes }),
-            ...(flags.maxReplyBytes === undefined ? {} : { maxReplyBytes: flags.maxReplyBytes }),
-          });
+          await serveStdioEras(
+            (era) => proxy.createModernServer(era),
+            {
+              stdin: context.stdin,
+              stdout: context.stdout,
+              ...(flags.maxRequestBytes === undefined ? {} : { maxRequestBytes: flags.maxRequestBytes }),
+              ...(flags.maxReplyBytes === undefined ? {} : { maxReplyBytes: flags.maxReplyBytes }),
+            },
+            () => proxy.server,
+          );
       } finally {
         await proxy.close();
       }

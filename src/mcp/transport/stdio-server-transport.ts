@@ -40,6 +40,9 @@ export class BoundedStdioServerTransport implements Transport {
   readonly #framer: LineFramer;
   #started = false;
   #closed = false;
+  /** Set by {@link firstMessage}: messages read before `start()`, delivered by it in order. */
+  #held: JSONRPCMessage[] | undefined;
+  #firstArrived: ((message: JSONRPCMessage | undefined) => void) | undefined;
 
   constructor(options: BoundedStdioServerTransportOptions = {}) {
     this.#stdin = options.stdin ?? process.stdin;
@@ -52,9 +55,44 @@ export class BoundedStdioServerTransport implements Transport {
   async start(): Promise<void> {
     if (this.#started) throw new Error('BoundedStdioServerTransport already started.');
     this.#started = true;
+    const held = this.#held;
+    this.#held = undefined;
+    if (held) {
+      // Reading began in firstMessage(): what it held goes to the server that now owns the connection, in order,
+      // after connect() has returned.
+      queueMicrotask(() => {
+        for (const message of held) this.onmessage?.(message);
+      });
+      return;
+    }
+    this.#listen();
+  }
+
+  /**
+   * Starts reading and resolves with the connection's first message (undefined when the client leaves first), held
+   * with any that follow it until `start()` delivers them: the caller picks who serves the connection from it.
+   */
+  firstMessage(): Promise<JSONRPCMessage | undefined> {
+    if (this.#started || this.#held) throw new Error('BoundedStdioServerTransport already reading.');
+    this.#held = [];
+    return new Promise((resolve) => {
+      this.#firstArrived = resolve;
+      this.#listen();
+    });
+  }
+
+  #listen(): void {
     this.#stdin.on('data', this.#onData);
     this.#stdin.on('error', this.#onError);
     this.#stdin.on('end', this.#onEnd);
+  }
+
+  #deliver(message: JSONRPCMessage): void {
+    if (this.#held) {
+      this.#held.push(message);
+      this.#firstArrived?.(message);
+      this.#firstArrived = undefined;
+    } else this.onmessage?.(message);
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
@@ -78,6 +116,8 @@ export class BoundedStdioServerTransport implements Transport {
     this.#stdin.off('end', this.#onEnd);
     if (this.#stdin.listenerCount('data') === 0) this.#stdin.pause();
     this.#framer.clear();
+    this.#firstArrived?.(undefined);
+    this.#firstArrived = undefined;
     this.onclose?.();
   }
 
@@ -132,7 +172,7 @@ export class BoundedStdioServerTransport implements Transport {
       }
       return;
     }
-    this.onmessage?.(parsed.data);
+    this.#deliver(parsed.data);
   }
 
   readonly #onError = (error: Error): void => {
