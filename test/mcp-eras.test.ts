@@ -12,10 +12,7 @@ import { StdioClientTransport as LegacyStdioTransport } from '@modelcontextproto
 import { StreamableHTTPClientTransport as LegacyHttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtCli } from './helpers/built-cli.js';
-
-const MODERN = '2026-07-28';
-const META_VERSION = 'io.modelcontextprotocol/protocolVersion';
-const META_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
+import { MODERN, postModernRequest } from './helpers/modern-post.js';
 
 let cli: string;
 let home: string;
@@ -88,31 +85,9 @@ function firstText(result: object): string {
   return content[0]?.text ?? '';
 }
 
-/** One raw JSON-RPC POST, as a client of the 2026-07-28 revision sends it (envelope in `_meta`, standard headers). */
-async function modernPost(
-  method: string,
-  params: Record<string, unknown> = {},
-): Promise<Record<string, unknown>> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': MODERN,
-      'mcp-method': method,
-      ...(typeof params.name === 'string' ? { 'mcp-name': params.name } : {}),
-      ...(typeof params.uri === 'string' ? { 'mcp-name': params.uri } : {}),
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method,
-      params: { ...params, _meta: { [META_VERSION]: MODERN, [META_CAPABILITIES]: {} } },
-    }),
-  });
-  expect(response.status).toBe(200);
-  return (await response.json()) as Record<string, unknown>;
-}
+/** One raw 2026-07-28 POST to the HTTP server. */
+const modernPost = (method: string, params: Record<string, unknown> = {}) =>
+  postModernRequest(url, method, params) as Promise<Record<string, unknown>>;
 
 describe.each(['stdio', 'http'] as const)('scratchpad mcp over %s', (transport) => {
   it('a negotiating v2 client gets 2026-07-28 and every tool and resource works', async () => {

@@ -13,9 +13,9 @@ import { StdioClientTransport as LegacyStdioTransport } from '@modelcontextproto
 import { StreamableHTTPClientTransport as LegacyHttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtCli } from './helpers/built-cli.js';
+import { MODERN, postModernRequest } from './helpers/modern-post.js';
 
 const fixture = fileURLToPath(new URL('./fixtures/era-upstream.mjs', import.meta.url));
-const MODERN = '2026-07-28';
 const SECRET = 'AKIAQ7X2M4LZ8PD3RWNT';
 type Era = 'legacy' | 'modern';
 
@@ -182,33 +182,8 @@ describe.each([
 });
 
 /** One raw 2026-07-28 POST to the HTTP proxy in front of `upstream`. */
-async function modernPost(upstream: Era, method: string, params: Record<string, unknown> = {}) {
-  const response = await fetch(proxyUrl.get(upstream) as string, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': MODERN,
-      'mcp-method': method,
-      ...(typeof params.name === 'string' ? { 'mcp-name': params.name } : {}),
-      ...(typeof params.uri === 'string' ? { 'mcp-name': params.uri } : {}),
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method,
-      params: {
-        ...params,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': MODERN,
-          'io.modelcontextprotocol/clientCapabilities': {},
-        },
-      },
-    }),
-  });
-  expect(response.status).toBe(200);
-  return (await response.json()) as { result?: Record<string, unknown>; error?: { code: number } };
-}
+const modernPost = (upstream: Era, method: string, params: Record<string, unknown> = {}) =>
+  postModernRequest(proxyUrl.get(upstream) as string, method, params);
 
 describe.each(['legacy', 'modern'] as const)(
   'raw 2026-07-28 requests to the HTTP proxy (a %s upstream)',
