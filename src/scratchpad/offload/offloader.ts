@@ -361,33 +361,36 @@ async function redactPreview(
     text = text.replaceAll(word, SECRET_PART);
     return SECRET_PART;
   };
-  const searchExample = preview.searchExample === undefined ? undefined : await shown(preview.searchExample);
-  let reads: PreviewRead[] | undefined;
-  for (const read of preview.reads ?? []) {
-    reads ??= [];
-    if (!('regex' in read)) {
-      reads.push(read);
-      continue;
-    }
-    // A suggested regex is escaped words (`a\.b|c`): each word is checked as it stands in the output, unescaped, and
-    // a word that is part of a secret is left out of the read (a read of none is dropped).
-    const literals = escapedLiterals(read.regex);
+  // A suggested regex is escaped words (`a\.b|c`): each word is checked as it stands in the output, unescaped, and
+  // a word that holds or is part of a secret is left out (its redacted form would match nothing in the stored
+  // text); a regex of no words left is dropped.
+  const shownRegex = async (regex: string): Promise<string | undefined> => {
+    const literals = escapedLiterals(regex);
     if (literals === undefined) {
-      reads.push({ regex: await shown(read.regex) });
-      continue;
+      const shownWhole = await shown(regex);
+      return shownWhole === SECRET_PART ? undefined : shownWhole;
     }
     const kept: string[] = [];
-    for (const literal of literals) {
-      const word = await shown(literal);
-      if (word !== SECRET_PART) kept.push(word);
+    for (const literal of literals) if ((await shown(literal)) === literal) kept.push(literal);
+    return kept.length === 0 ? undefined : kept.map(escapeRegex).join('|');
+  };
+  const searchExample =
+    preview.searchExample === undefined ? undefined : await shownRegex(preview.searchExample);
+  const reads: PreviewRead[] = [];
+  for (const read of preview.reads ?? []) {
+    if (!('regex' in read)) reads.push(read);
+    else {
+      const regex = await shownRegex(read.regex);
+      if (regex !== undefined) reads.push({ regex });
     }
-    if (kept.length > 0) reads.push({ regex: kept.map(escapeRegex).join('|') });
   }
+  // The suggestions are replaced, not merged: one left out must not come back from `preview`.
+  const { searchExample: _searchExample, reads: _reads, ...rest } = preview;
   return {
-    ...preview,
+    ...rest,
     text,
     ...(searchExample === undefined ? {} : { searchExample }),
-    ...(reads === undefined ? {} : { reads }),
+    ...(preview.reads === undefined ? {} : { reads }),
   };
 }
 
