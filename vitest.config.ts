@@ -14,7 +14,7 @@ const PACKAGE_SUITES = [
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'web/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'web/**/*.test.ts', 'packages/*/src/**/*.test.ts'],
     exclude: [
       ...configDefaults.exclude,
       ...(process.env.SCRATCHPAD_TEST_SCOPE === 'node-line' ? PACKAGE_SUITES : []),

@@ -7,12 +7,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { loadCatalog } from '../dist/runtime/executors/load-catalog.js';
-import { runExecutorDetailed } from '../dist/runtime/executors/run-executor.js';
-import { ensureShippedExecutors } from '../dist/runtime/executors/shipped-executors.js';
-import { createSandbox } from '../dist/runtime/sandbox/create-sandbox.js';
-import { createNoSandbox } from '../dist/runtime/sandbox/no-sandbox.js';
-import { defaultSandboxSettings } from '../dist/runtime/sandbox/sandbox-settings.js';
+import { loadCatalog } from '../packages/runtime/dist/executors/load-catalog.js';
+import { runExecutorDetailed } from '../packages/runtime/dist/executors/run-executor.js';
+import { ensureShippedExecutors } from '../packages/runtime/dist/executors/shipped-executors.js';
+import { createSandbox } from '../packages/runtime/dist/sandbox/create-sandbox.js';
+import { createNoSandbox } from '../packages/runtime/dist/sandbox/no-sandbox.js';
+import { defaultSandboxSettings } from '../packages/runtime/dist/sandbox/sandbox-settings.js';
 import { median, printTable, quantile, round } from './lib/measure.js';
 
 const PAIRS = Number(process.env.BENCH_SANDBOX_PAIRS ?? 40);

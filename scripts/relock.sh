@@ -12,6 +12,9 @@ cd "$(dirname "$0")/.."
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
 cp package.json "$scratch/"
+# The workspaces (the root is one, the runtime the other): npm needs their package.json files to lock them.
+mkdir -p "$scratch/packages/runtime"
+cp packages/runtime/package.json "$scratch/packages/runtime/"
 if [ -f package-lock.json ]; then cp package-lock.json "$scratch/"; fi
 (cd "$scratch" && npm install --package-lock-only --ignore-scripts --no-audit --no-fund)
 cp "$scratch/package-lock.json" package-lock.json

@@ -60,6 +60,12 @@ export { ScratchpadError } from './core/errors.js';
 export { formatError } from './core/format-error.js';
 /** An error as data: `{ ok: false, error: CODE, message, hint }`. */
 export { errorPayload } from './core/format-error.js';
+/** `formatError` for a `ScratchpadError`, `Error: message` for anything else: one shape on every surface. */
+export { formatUnknownError } from './core/format-error.js';
+/** Declares the error codes a package or layer owns, with their categories: `codes.error(CODE, message)`. */
+export { defineErrorCodes, type ErrorCodeCategories, type LayerErrorCodes } from './core/errors.js';
+/** What a `gc` did, in lines for people: what it removed, what it freed, and what a later `gc` frees. */
+export { describeGc } from './scratchpad/describe-gc.js';
 /** Types of errors, entries, chunks and slices. */
 export type {
   ErrorCategory,
@@ -239,6 +245,8 @@ export type { CustomEntry, SessionTranscriptConfig } from './scratchpad/notes/se
 
 /** Resolves `{{stepN.field}}` and `{{scratchpad:NAME}}` in tool arguments from the full stored values. */
 export { resolveReferences } from './scratchpad/references/resolve-references.js';
+/** True when a value (deeply) contains a `{{…}}` reference. */
+export { containsReference } from './scratchpad/references/resolve-references.js';
 /** Reference types. */
 export type {
   ResolvedReferences,

@@ -2,9 +2,10 @@
 // their own modules. This checks that the doc lists every code once, in its owner's table, with its category.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { RUNTIME_ERROR_CODES, runtimeError } from '../packages/runtime/src/runtime-errors.js';
+import { CLI_ERROR_CODES, cliError } from '../src/cli/cli-errors.js';
 import { ERROR_CODES, ScratchpadError } from '../src/core/errors.js';
 import { MCP_ERROR_CODES, mcpError } from '../src/mcp/mcp-errors.js';
-import { RUNTIME_ERROR_CODES, runtimeError } from '../src/runtime/runtime-errors.js';
 
 const doc = readFileSync(new URL('../docs/errors.md', import.meta.url), 'utf8');
 
@@ -31,9 +32,14 @@ const OWNERS = [
     create: (code: string) => new ScratchpadError(code as (typeof ERROR_CODES)[number], 'x'),
   },
   {
-    heading: "The runtime's codes (`src/runtime/runtime-errors.ts`)",
+    heading: "The runtime's codes (`packages/runtime/src/runtime-errors.ts`)",
     codes: RUNTIME_ERROR_CODES,
     create: (code: string) => runtimeError(code as (typeof RUNTIME_ERROR_CODES)[number], 'x'),
+  },
+  {
+    heading: "The CLI's codes (`src/cli/cli-errors.ts`)",
+    codes: CLI_ERROR_CODES,
+    create: (code: string) => cliError(code as (typeof CLI_ERROR_CODES)[number], 'x'),
   },
   {
     heading: "The MCP layer's codes (`src/mcp/mcp-errors.ts`)",

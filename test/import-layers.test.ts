@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 /**
  * The layers of docs/architecture.md, lowest first: a module may import its own folder and the folders below it,
  * never one above or beside it (`http/` imports only `core/`). The shells (`cli/` above `mcp/` and `ui/`) and
- * `testing/` sit on top; `index.ts` is the package's root entry point.
+ * `testing/` sit on top; `index.ts` and `extension/` are entry points. The agent runtime is a package of its own
+ * (`packages/runtime/`) and sees the library only through the library's entry points.
  */
 const LAYERS: Record<string, number> = {
   core: 0,
@@ -14,12 +15,12 @@ const LAYERS: Record<string, number> = {
   stores: 1,
   scratchpad: 2,
   tools: 3,
-  runtime: 4,
   http: 5,
   mcp: 6,
   ui: 6,
   cli: 7,
   testing: 8,
+  extension: 8,
   'index.ts': 8,
 };
 
@@ -30,9 +31,20 @@ const LAYERS: Record<string, number> = {
 const MUTUAL_PAIRS = [['scratchpad/scratchpad.ts', 'scratchpad/session-scratchpad.ts']];
 
 const SRC = resolve(import.meta.dirname, '../src');
+const RUNTIME_SRC = resolve(import.meta.dirname, '../packages/runtime/src');
 
-/** Every module of `src/` (tests left out) with the modules of `src/` it imports, type-only and dynamic included. */
-function importGraph(): Map<string, string[]> {
+/** Each module's specifiers, type-only and dynamic included. */
+function specifiersOf(module: string): string[] {
+  return ts
+    .preProcessFile(readFileSync(module, 'utf8'), true, true)
+    .importedFiles.map((file) => file.fileName);
+}
+
+/**
+ * Every module of a package's `src/` (tests left out) with the modules of that `src/` it imports, type-only and
+ * dynamic included.
+ */
+function importGraph(SRC: string): Map<string, string[]> {
   const modules: string[] = [];
   const visit = (folder: string) => {
     for (const item of readdirSync(folder, { withFileTypes: true })) {
@@ -45,9 +57,7 @@ function importGraph(): Map<string, string[]> {
   const known = new Set(modules);
   const graph = new Map<string, string[]>();
   for (const module of modules) {
-    const info = ts.preProcessFile(readFileSync(module, 'utf8'), true, true);
-    const targets = info.importedFiles
-      .map((file) => file.fileName)
+    const targets = specifiersOf(module)
       .filter((name) => name.startsWith('.'))
       .map((name) => resolve(dirname(module), name).replace(/\.js$/, '.ts'))
       .filter((target) => known.has(target));
@@ -93,12 +103,43 @@ function importCycles(graph: Map<string, string[]>): string[][] {
 }
 
 describe('imports', () => {
-  const graph = importGraph();
+  const graph = importGraph(SRC);
+  const runtimeGraph = importGraph(RUNTIME_SRC);
 
   it('form no cycle, type-only and dynamic imports included (one facade and its session view excepted)', () => {
     const allowed = new Set(MUTUAL_PAIRS.map((pair) => [...pair].sort().join(' ')));
     const cycles = importCycles(graph).filter((group) => !allowed.has(group.join(' ')));
     expect(cycles).toEqual([]);
+    expect(importCycles(runtimeGraph)).toEqual([]);
+  });
+
+  it('from the runtime package reach the library only through its entry points, and nothing it does not declare', () => {
+    const packageJson = (folder: string) =>
+      JSON.parse(readFileSync(resolve(import.meta.dirname, '..', folder, 'package.json'), 'utf8'));
+    const library = packageJson('.');
+    const runtime = packageJson('packages/runtime');
+    const entries = new Set(
+      Object.keys(library.exports).map((subpath) => `${library.name}${subpath.slice(1)}`),
+    );
+    const declared = new Set(Object.keys(runtime.dependencies));
+    const stray: string[] = [];
+    for (const module of runtimeGraph.keys()) {
+      for (const specifier of specifiersOf(join(RUNTIME_SRC, module))) {
+        if (specifier.startsWith('node:')) continue;
+        if (specifier.startsWith('.')) {
+          if (relative(RUNTIME_SRC, resolve(dirname(join(RUNTIME_SRC, module)), specifier)).startsWith('..'))
+            stray.push(`${module} -> ${specifier} (outside the runtime package)`);
+          continue;
+        }
+        const name = specifier.startsWith('@')
+          ? specifier.split('/').slice(0, 2).join('/')
+          : specifier.split('/')[0];
+        if (name === library.name ? !entries.has(specifier) : !declared.has(name as string))
+          stray.push(`${module} -> ${specifier}`);
+      }
+    }
+    expect(stray).toEqual([]);
+    expect(runtimeGraph.size).toBeGreaterThan(150);
   });
 
   it('point only down the layers of docs/architecture.md', () => {

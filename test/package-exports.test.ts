@@ -66,7 +66,7 @@ describe('package entry points (built dist)', () => {
     expect(load('llm-scratchpad/mcp').exports).toEqual(
       expect.arrayContaining(['createMcpServer', 'startMcpProxy']),
     );
-    expect(load('llm-scratchpad/runtime').exports).toEqual(
+    expect(load('llm-scratchpad-runtime').exports).toEqual(
       expect.arrayContaining([
         'runTurn',
         'runQuery',
@@ -82,6 +82,12 @@ describe('package entry points (built dist)', () => {
         'openScheduler',
       ]),
     );
+    expect(load('llm-scratchpad/extension').exports).toEqual(
+      expect.arrayContaining(['readSection', 'StateDatabase', 'scratchpadDataDir']),
+    );
+    expect(load('llm-scratchpad/cli').exports).toContain('table');
+    expect(load('llm-scratchpad/ui').exports).toContain('serveUi');
+    expect(load('llm-scratchpad-runtime/cli').exports).toContain('registerRunCommand');
     expect(load('llm-scratchpad/test').exports).toEqual(
       expect.arrayContaining(['runStoreContract', 'startFakeOllama']),
     );

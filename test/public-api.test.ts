@@ -1,4 +1,4 @@
-// The public API, pinned: every entry point of package.json `exports` and the exact list of values it exports.
+// The public API, pinned: every entry point of both packages' package.json `exports` and the exact list of values it exports.
 // Adding or removing a public export is a deliberate change of this list (and of the entry point's TSDoc).
 // Type-only exports do not exist at run time and are not pinned here; `npm run typecheck` covers them.
 import { execFileSync } from 'node:child_process';
@@ -12,7 +12,11 @@ import { builtCli } from './helpers/built-cli.js';
 const root = fileURLToPath(new URL('../', import.meta.url));
 
 const PUBLIC_API: Record<string, string[]> = {
-  '.': [
+  'llm-scratchpad': [
+    'containsReference',
+    'defineErrorCodes',
+    'describeGc',
+    'formatUnknownError',
     'BUILTIN_SECRET_PATTERNS',
     'DEFAULT_CHUNK_SIZE',
     'DEFAULT_EXEMPT_TOOLS',
@@ -59,11 +63,20 @@ const PUBLIC_API: Record<string, string[]> = {
     'salientPreview',
     'truncateToTokens',
   ],
-  './sqlite': ['DEFAULT_INLINE_BYTES', 'RETIRED_CONTENT_RETENTION_MS', 'SqliteDriver', 'createSqliteDriver'],
-  './fs': ['FsDriver', 'createFsDriver'],
-  './memory': ['MemoryDriver', 'createMemoryDriver'],
-  './postgres': ['PostgresDriver', 'createPostgresDriver'],
-  './tools': [
+  'llm-scratchpad/sqlite': [
+    'DEFAULT_INLINE_BYTES',
+    'RETIRED_CONTENT_RETENTION_MS',
+    'SqliteDriver',
+    'createSqliteDriver',
+  ],
+  'llm-scratchpad/fs': ['FsDriver', 'createFsDriver'],
+  'llm-scratchpad/memory': ['MemoryDriver', 'createMemoryDriver'],
+  'llm-scratchpad/postgres': ['PostgresDriver', 'createPostgresDriver'],
+  'llm-scratchpad/tools': [
+    'createMetnosReadTool',
+    'createReadTool',
+    'DEFAULT_MAX_ANSWER_BYTES',
+    'runToolUnredacted',
     'ANTHROPIC_MEMORY_SYSTEM_PROMPT',
     'DEFAULT_READ_LIMIT',
     'DEFAULT_SYSTEM_PROMPT',
@@ -111,7 +124,7 @@ const PUBLIC_API: Record<string, string[]> = {
     'toolJsonSchema',
     'wrapTools',
   ],
-  './mcp': [
+  'llm-scratchpad/mcp': [
     'BoundedStdioServerTransport',
     'DEFAULT_MAX_REPLY_BYTES',
     'DEFAULT_MAX_REQUEST_BYTES',
@@ -125,7 +138,33 @@ const PUBLIC_API: Record<string, string[]> = {
     'serveStdio',
     'startMcpProxy',
   ],
-  './runtime': [
+  'llm-scratchpad/ui': ['serveUi'],
+  'llm-scratchpad/cli': [
+    'Option',
+    'isTerminal',
+    'isoTime',
+    'neutraliseControlCharacters',
+    'table',
+    'textForStdout',
+  ],
+  'llm-scratchpad/extension': [
+    'StateDatabase',
+    'clipStrings',
+    'configFilePath',
+    'configHome',
+    'configReadError',
+    'dataHome',
+    'formatBytes',
+    'formatCount',
+    'localStorePaths',
+    'parseStoreUrl',
+    'parseToml',
+    'readSection',
+    'scratchpadConfigDir',
+    'scratchpadDataDir',
+    'tomlKeyLine',
+  ],
+  'llm-scratchpad-runtime': [
     'DEFAULT_JUDGE_THRESHOLD',
     'DEFAULT_MODELS',
     'Mnestome',
@@ -186,40 +225,66 @@ const PUBLIC_API: Record<string, string[]> = {
     'vaglioLogFile',
     'verifyExecutor',
   ],
-  './runtime/ollama': ['DEFAULT_OLLAMA_HOST', 'createOllama'],
-  './runtime/openai': ['DEFAULT_OPENAI_BASE_URL', 'createOpenAICompatible'],
-  './runtime/anthropic': [
+  'llm-scratchpad-runtime/ollama': ['DEFAULT_OLLAMA_HOST', 'createOllama'],
+  'llm-scratchpad-runtime/openai': ['DEFAULT_OPENAI_BASE_URL', 'createOpenAICompatible'],
+  'llm-scratchpad-runtime/anthropic': [
     'DEFAULT_ANTHROPIC_BASE_URL',
     'DEFAULT_ANTHROPIC_MAX_OUTPUT_TOKENS',
     'createAnthropic',
   ],
-  './test': ['closedPortURL', 'runStoreContract', 'startFakeAnthropic', 'startFakeOllama', 'startFakeOpenAI'],
+  'llm-scratchpad-runtime/cli': [
+    'registerExecutorCommand',
+    'registerMnestomeCommand',
+    'registerRunCommand',
+    'registerSchedulerCommand',
+  ],
+  'llm-scratchpad/test': [
+    'closedPortURL',
+    'runStoreContract',
+    'startFakeAnthropic',
+    'startFakeOllama',
+    'startFakeOpenAI',
+  ],
 };
 
-const packageExports: Record<string, string | { default: string }> = JSON.parse(
-  readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
-).exports;
-const entryPoints = Object.entries(packageExports).flatMap(([subpath, target]) =>
-  typeof target === 'object'
-    ? [{ subpath, source: target.default.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts') }]
-    : [],
-);
+/** Each package of the workspace: its folder and its name (the specifiers below are `name` + subpath). */
+const PACKAGES = [
+  { folder: '', name: 'llm-scratchpad' },
+  { folder: 'packages/runtime/', name: 'llm-scratchpad-runtime' },
+];
+
+/** Every entry point of both packages: its specifier and the module of `src/` it is built from. */
+const entryPoints = PACKAGES.flatMap(({ folder, name }) => {
+  const exports: Record<string, string | { default: string }> = JSON.parse(
+    readFileSync(`${root}${folder}package.json`, 'utf8'),
+  ).exports;
+  return Object.entries(exports).flatMap(([subpath, target]) =>
+    typeof target === 'object'
+      ? [
+          {
+            specifier: `${name}${subpath.slice(1)}`,
+            source: `${folder}${target.default.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts')}`,
+          },
+        ]
+      : [],
+  );
+});
 
 describe('public API', () => {
   it('every entry point in package.json is pinned, and nothing else', () => {
-    expect(entryPoints.map((entry) => entry.subpath).sort()).toEqual(Object.keys(PUBLIC_API).sort());
+    expect(entryPoints.map((entry) => entry.specifier).sort()).toEqual(Object.keys(PUBLIC_API).sort());
   });
 
-  for (const { subpath, source } of entryPoints) {
-    it(`${subpath} exports exactly its pinned values`, async () => {
+  for (const { specifier, source } of entryPoints) {
+    it(`${specifier} exports exactly its pinned values`, async () => {
       const exported = Object.keys(await import(pathToFileURL(`${root}${source}`).href)).sort();
-      const pinned = PUBLIC_API[subpath] ?? [];
+      const pinned = PUBLIC_API[specifier] ?? [];
       const added = exported.filter((name) => !pinned.includes(name));
       const removed = pinned.filter((name) => !exported.includes(name));
       if (added.length > 0 || removed.length > 0) {
         expect.fail(
           [
-            `llm-scratchpad${subpath.slice(1)} (${source}) no longer matches PUBLIC_API in test/public-api.test.ts.`,
+            `${specifier} (${source}) no longer matches PUBLIC_API in test/public-api.test.ts.`,
             added.length > 0
               ? `Exported but not pinned (add to the pin if deliberate, else stop exporting): ${added.join(', ')}`
               : '',
@@ -286,23 +351,23 @@ describe('provider entry points (built dist)', () => {
     builtCli();
   }, 120_000);
 
-  it('every other entry point, /runtime included, loads no provider SDK (resolveModel imports one on first use)', () => {
+  it("no entry point of the library loads a provider SDK, nor the runtime's main entry (resolveModel imports one on first use)", () => {
     const others = entryPoints
-      .map((entry) => `llm-scratchpad${entry.subpath.slice(1)}`)
-      .filter((specifier) => !/\/runtime\/(ollama|openai|anthropic)$/.test(specifier));
-    expect(others).toContain('llm-scratchpad/runtime');
+      .map((entry) => entry.specifier)
+      .filter((specifier) => !/^llm-scratchpad-runtime\/(ollama|openai|anthropic)$/.test(specifier));
+    expect(others).toContain('llm-scratchpad-runtime');
     expect(sdksLoadedBy(...others)).toEqual(Object.fromEntries(others.map((specifier) => [specifier, []])));
   });
 
   it('each provider subpath loads its own SDK and no other', () => {
-    expect(sdksLoadedBy('llm-scratchpad/runtime/ollama')).toEqual({
-      'llm-scratchpad/runtime/ollama': ['ollama'],
+    expect(sdksLoadedBy('llm-scratchpad-runtime/ollama')).toEqual({
+      'llm-scratchpad-runtime/ollama': ['ollama'],
     });
-    expect(sdksLoadedBy('llm-scratchpad/runtime/openai')).toEqual({
-      'llm-scratchpad/runtime/openai': ['openai'],
+    expect(sdksLoadedBy('llm-scratchpad-runtime/openai')).toEqual({
+      'llm-scratchpad-runtime/openai': ['openai'],
     });
-    expect(sdksLoadedBy('llm-scratchpad/runtime/anthropic')).toEqual({
-      'llm-scratchpad/runtime/anthropic': ['@anthropic-ai/sdk'],
+    expect(sdksLoadedBy('llm-scratchpad-runtime/anthropic')).toEqual({
+      'llm-scratchpad-runtime/anthropic': ['@anthropic-ai/sdk'],
     });
   });
 });

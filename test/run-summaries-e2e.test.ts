@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SUMMARIZER_SYSTEM_PROMPT } from '../src/runtime/summarizer/model-summarizer.js';
+import { SUMMARIZER_SYSTEM_PROMPT } from '../packages/runtime/src/summarizer/model-summarizer.js';
 import type { FakeRequest, FakeServer } from '../src/testing/fake-servers/index.js';
 import { chatRequests, createRunHome, lastToolResult, type RunHome } from './helpers/run-home.js';
 

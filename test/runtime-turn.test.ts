@@ -1,12 +1,12 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
+import { createScratchpad } from 'llm-scratchpad';
+import { createMemoryDriver } from 'llm-scratchpad/memory';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createScriptedModel, type ScriptedStep } from '../src/runtime/model/scripted-model.js';
-import { runTurn } from '../src/runtime/planner/run-turn.js';
-import { createVaglio } from '../src/runtime/vaglio/vaglio.js';
-import { createScratchpad } from '../src/scratchpad/scratchpad.js';
-import { createMemoryDriver } from '../src/stores/memory/index.js';
+import { createScriptedModel, type ScriptedStep } from '../packages/runtime/src/model/scripted-model.js';
+import { runTurn } from '../packages/runtime/src/planner/run-turn.js';
+import { createVaglio } from '../packages/runtime/src/vaglio/vaglio.js';
 import { buildCatalog } from './helpers/test-executors.js';
 
 let catalog: Awaited<ReturnType<typeof buildCatalog>>;
@@ -298,7 +298,7 @@ describe('runTurn (seed 002 planner)', () => {
   });
 
   it('a provider failure mid-turn ends with final_kind error and a structured record', async () => {
-    const { runtimeError } = await import('../src/runtime/runtime-errors.js');
+    const { runtimeError } = await import('../packages/runtime/src/runtime-errors.js');
     const { run } = turn(
       [
         {

@@ -3,11 +3,11 @@ import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadCatalog } from '../src/runtime/executors/load-catalog.js';
-import { runExecutorDetailed } from '../src/runtime/executors/run-executor.js';
-import { ensureShippedExecutors } from '../src/runtime/executors/shipped-executors.js';
-import { createSandbox } from '../src/runtime/sandbox/create-sandbox.js';
-import { defaultSandboxSettings } from '../src/runtime/sandbox/sandbox-settings.js';
+import { loadCatalog } from '../packages/runtime/src/executors/load-catalog.js';
+import { runExecutorDetailed } from '../packages/runtime/src/executors/run-executor.js';
+import { ensureShippedExecutors } from '../packages/runtime/src/executors/shipped-executors.js';
+import { createSandbox } from '../packages/runtime/src/sandbox/create-sandbox.js';
+import { defaultSandboxSettings } from '../packages/runtime/src/sandbox/sandbox-settings.js';
 import type { FakeRequest, FakeScriptStep } from '../src/testing/fake-servers/index.js';
 import { startFakeOpenAI } from '../src/testing/fake-servers/index.js';
 import {

@@ -1,8 +1,5 @@
-import type { Command } from 'commander';
-import type { CliContext } from './cli-context.js';
-
-/** Registers one group of commands. */
-export type CommandRegistrar = (program: Command, context: CliContext) => void;
+import type { CommandRegistrar } from './command-registrar.js';
+import { loadRuntimeCommand } from './runtime-commands.js';
 
 /** One command as the root `--help` lists it, known without loading the module that implements it. */
 export interface CommandListing {
@@ -117,7 +114,7 @@ export const COMMAND_TABLE: readonly CommandModule[] = [
           'run one agent turn: the model plans with signed executors, large results go to the scratchpad',
       },
     ],
-    load: async () => (await import('./commands/run-command.js')).registerRunCommand,
+    load: () => loadRuntimeCommand('registerRunCommand', ['run']),
   },
   {
     commands: [
@@ -127,7 +124,7 @@ export const COMMAND_TABLE: readonly CommandModule[] = [
         summary: 'sign and verify executors (folders with manifest.json and code)',
       },
     ],
-    load: async () => (await import('./commands/executor-command.js')).registerExecutorCommand,
+    load: () => loadRuntimeCommand('registerExecutorCommand', ['executor']),
   },
   {
     commands: [
@@ -138,7 +135,7 @@ export const COMMAND_TABLE: readonly CommandModule[] = [
           "which executor's output was piped into which (the mnestome); ager: let rarely used passages fade",
       },
     ],
-    load: async () => (await import('./commands/mnestome-command.js')).registerMnestomeCommand,
+    load: () => loadRuntimeCommand('registerMnestomeCommand', ['mnestome']),
   },
   {
     commands: [
@@ -149,7 +146,7 @@ export const COMMAND_TABLE: readonly CommandModule[] = [
           'recurring upkeep: fade unused passages (apply_ager), suggest compositions (synt_suggest), store gc',
       },
     ],
-    load: async () => (await import('./commands/scheduler-command.js')).registerSchedulerCommand,
+    load: () => loadRuntimeCommand('registerSchedulerCommand', ['scheduler']),
   },
   {
     commands: [

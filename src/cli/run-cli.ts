@@ -2,7 +2,7 @@ import { ScratchpadError } from '../core/errors.js';
 import { errorPayload, formatError } from '../core/format-error.js';
 import { createCliContext } from './cli-context.js';
 import { cliWording } from './cli-wording.js';
-import type { CommandRegistrar } from './command-table.js';
+import type { CommandRegistrar } from './command-registrar.js';
 import { Command, CommanderError } from './commander.js';
 import { declareGlobalOptions } from './global-options.js';
 import { isClosedOutput, outputErrorCode, outputFailure } from './output-errors.js';

@@ -1,9 +1,8 @@
 import { homedir } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { configFilePath } from '../config/config-path.js';
-import { scratchpadConfigDir, scratchpadDataDir } from '../runtime/executors/xdg-dirs.js';
 import { defaultDatabasePath } from '../stores/open-store.js';
-import { configHome, dataHome } from './xdg.js';
+import { configHome, dataHome, scratchpadConfigDir, scratchpadDataDir } from './xdg.js';
 
 describe('XDG directories', () => {
   it('the database path, the runtime folders and the config file follow an injected HOME alike', () => {

@@ -20,3 +20,13 @@ export function configHome(env: XdgEnvironment = process.env): string {
 function home(env: XdgEnvironment): string {
   return env.HOME || homedir();
 }
+
+/** `$XDG_DATA_HOME/scratchpad`, else `~/.local/share/scratchpad`: turn logs, installed executors, vaglio logs. */
+export function scratchpadDataDir(env: XdgEnvironment = process.env): string {
+  return join(dataHome(env), 'scratchpad');
+}
+
+/** `$XDG_CONFIG_HOME/scratchpad`, else `~/.config/scratchpad`: `config.toml` and signing keys. */
+export function scratchpadConfigDir(env: XdgEnvironment = process.env): string {
+  return join(configHome(env), 'scratchpad');
+}

@@ -33,12 +33,17 @@ export {
 } from './adapters/openai-tools.js';
 export { providerToolName } from './adapters/provider-names.js';
 export { availableTools } from './available-tools.js';
+export { DEFAULT_MAX_ANSWER_BYTES } from './default/capped-read.js';
 export {
   createDefaultPreset,
   DEFAULT_SYSTEM_PROMPT,
   type DefaultPresetOptions,
 } from './default/default-preset.js';
-export { DEFAULT_READ_LIMIT, parseLines } from './default/read-tool.js';
+/**
+ * The read tools alone, for a harness that builds its own tool list (the agent runtime gives its planner one):
+ * `scratchpad_read` as the `default` preset makes it, with the preset's answer bound, and seed 001's `metnos_read`.
+ */
+export { createReadTool, DEFAULT_READ_LIMIT, parseLines, type ReadToolOptions } from './default/read-tool.js';
 export { PRESET_NAMES, type Preset, type PresetName } from './preset.js';
 export {
   ANTHROPIC_MEMORY_SYSTEM_PROMPT,
@@ -57,7 +62,11 @@ export {
 export { createPreset } from './presets/create-preset.js';
 export { createHarnessPreset, HARNESS_SYSTEM_PROMPT } from './presets/harness/harness-preset.js';
 export { createMetnosPreset, METNOS_SYSTEM_PROMPT } from './presets/metnos/metnos-preset.js';
-export { METNOS_READ_DESCRIPTION, METNOS_READ_SCHEMA } from './presets/metnos/metnos-read-tool.js';
+export {
+  createMetnosReadTool,
+  METNOS_READ_DESCRIPTION,
+  METNOS_READ_SCHEMA,
+} from './presets/metnos/metnos-read-tool.js';
 export { createNamedPreset, NAMED_SYSTEM_PROMPT } from './presets/named/named-preset.js';
 export {
   createOpenclawPreset,
@@ -75,6 +84,7 @@ export {
   errorOutput,
   type JsonSchema,
   runTool,
+  runToolUnredacted,
   type ScratchpadTool,
   type ToolContext,
   type ToolOutput,

@@ -17,7 +17,7 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 
 /**
  * The absolute path of `dist/` for tests that run the built package in child processes (`npm test` builds it
- * first); builds it when it is missing or older than any source. tsc emits even when some file does not
+ * first); builds it, and the runtime package's, when missing or older than any source. tsc emits even when some file does not
  * typecheck, so the build is judged by its output.
  */
 export function ensureBuilt(): string {
@@ -30,6 +30,19 @@ export function ensureBuilt(): string {
     }
   }
   if (!existsSync(main)) throw new Error('Could not build dist/: run `npm run build`.');
+  // The runtime's commands (`run`, `executor`, …) load the runtime package's build, built against the library's.
+  const runtime = join(root, 'packages', 'runtime');
+  const runtimeCli = join(runtime, 'dist', 'cli', 'index.js');
+  if (!existsSync(runtimeCli) || statSync(runtimeCli).mtimeMs < newest(join(runtime, 'src'))) {
+    try {
+      execFileSync('npx', ['tsc', '-p', 'packages/runtime/tsconfig.build.json'], {
+        cwd: root,
+        stdio: 'inherit',
+      });
+    } catch {
+      // As above.
+    }
+  }
   return join(root, 'dist');
 }
 

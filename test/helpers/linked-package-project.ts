@@ -63,7 +63,8 @@ export function importedPackages(code: string): string[] {
 /**
  * Makes a project in a temporary folder with `modules` (file name → TypeScript source) and a `node_modules`
  * that links this package to the repository root (so its `exports` resolve to the built dist/, subpaths
- * included) and every other package the modules import to the repository's own install. A module that imports a
+ * included), the runtime package to `packages/runtime` when a module imports it, and every other package the
+ * modules import to the repository's own install. A module that imports a
  * package this repository does not depend on is an error: a user could not run it after installing ours.
  */
 export async function createLinkedPackageProject(
@@ -75,9 +76,15 @@ export async function createLinkedPackageProject(
     dependencies?: Record<string, string>;
     devDependencies?: Record<string, string>;
   };
+  // The runtime package of the workspace, linked like the library when a module imports it.
+  const runtime = JSON.parse(await readFile(join(root, 'packages', 'runtime', 'package.json'), 'utf8')) as {
+    name: string;
+    dependencies?: Record<string, string>;
+  };
   const known = new Set([
     ...Object.keys(manifest.dependencies ?? {}),
     ...Object.keys(manifest.devDependencies ?? {}),
+    ...Object.keys(runtime.dependencies ?? {}),
   ]);
   const directory = await realpath(await mkdtemp(join(tmpdir(), 'linked-package-')));
   const links = new Map<string, string>([
@@ -87,6 +94,10 @@ export async function createLinkedPackageProject(
   for (const [file, code] of Object.entries(modules)) {
     for (const name of importedPackages(code)) {
       if (name === manifest.name) continue;
+      if (name === runtime.name) {
+        links.set(name, join(root, 'packages', 'runtime'));
+        continue;
+      }
       if (!known.has(name))
         throw new Error(
           `${file} imports ${name}, which is not a dependency of ${manifest.name}: add it or do not import it.`,

@@ -1,11 +1,11 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Executor } from '../../src/runtime/executors/executor.js';
-import { loadCatalog } from '../../src/runtime/executors/load-catalog.js';
-import { ensureShippedExecutors } from '../../src/runtime/executors/shipped-executors.js';
-import { signExecutor } from '../../src/runtime/executors/sign-executor.js';
-import { type SigningKey, toTrustedKey } from '../../src/runtime/executors/signing-key.js';
+import type { Executor } from '../../packages/runtime/src/executors/executor.js';
+import { loadCatalog } from '../../packages/runtime/src/executors/load-catalog.js';
+import { ensureShippedExecutors } from '../../packages/runtime/src/executors/shipped-executors.js';
+import { signExecutor } from '../../packages/runtime/src/executors/sign-executor.js';
+import { type SigningKey, toTrustedKey } from '../../packages/runtime/src/executors/signing-key.js';
 
 /** A test executor: a manifest and the body of its `index.mjs` (which reads JSON args from stdin). */
 export interface TestExecutor {

@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { appendTurnLog } from '../../packages/runtime/src/planner/turn-log.js';
+import type { StepRecordLog, TurnLogRecord } from '../../packages/runtime/src/planner/turn-record.js';
 import type { Entry } from '../../src/core/entry.js';
-import { appendTurnLog } from '../../src/runtime/planner/turn-log.js';
-import type { StepRecordLog, TurnLogRecord } from '../../src/runtime/planner/turn-record.js';
 import { createScratchpad } from '../../src/scratchpad/scratchpad.js';
 import { openStore } from '../../src/stores/open-store.js';
 

@@ -7,6 +7,7 @@ import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from '../../scratchpad/search/
 import type { CliContext } from '../cli-context.js';
 import { indexingProgressLine } from '../indexing-progress-line.js';
 import { nonNegativeInteger, positiveInteger } from '../parse-number.js';
+import { table } from '../text-table.js';
 
 /** `edit`, `list`, `delete`, `search`: the per-entry commands besides write/read. */
 export function registerEntryCommands(program: Command, context: CliContext): void {
@@ -138,17 +139,4 @@ function entryRow(entry: Entry): string[] {
     new Date(entry.updatedAt).toISOString().replace(/\.\d+Z$/, 'Z'),
     entry.expiresAt === null ? '-' : new Date(entry.expiresAt).toISOString().replace(/\.\d+Z$/, 'Z'),
   ];
-}
-
-/** Left-aligned columns separated by two spaces. */
-export function table(rows: string[][], header: string[]): string {
-  const all = [header, ...rows];
-  const widths = header.map((_, column) => Math.max(...all.map((row) => (row[column] ?? '').length)));
-  return all
-    .map((row) =>
-      row
-        .map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column] ?? 0)))
-        .join('  '),
-    )
-    .join('\n');
 }

@@ -3,7 +3,7 @@ import { formatBytes, formatCount } from '../../core/format.js';
 import { assertValidSession } from '../../core/names.js';
 import { describeGc } from '../../scratchpad/describe-gc.js';
 import type { CliContext } from '../cli-context.js';
-import { table } from './entry-commands.js';
+import { table } from '../text-table.js';
 import { usage } from './read-command.js';
 
 /** `sessions`, `gc`, `stats`: the store-wide commands. */

@@ -48,7 +48,7 @@ export function registerUiCommand(program: Command, context: CliContext): void {
       const [{ serveUi }, { loadToken }, { scratchpadDataDir }] = await Promise.all([
         import('../../ui/serve-ui.js'),
         import('../../http/bearer-token.js'),
-        import('../../runtime/executors/xdg-dirs.js'),
+        import('../../core/xdg.js'),
       ]);
       const token = loadToken({
         ...(flags.tokenFile === undefined ? {} : { tokenFile: flags.tokenFile }),

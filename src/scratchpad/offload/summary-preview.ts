@@ -74,7 +74,7 @@ export type SummarizeSettings = Required<SummarizeOptions>;
 export function resolveSummarize(options: SummarizeOptions): SummarizeSettings {
   if (typeof options?.summarizer !== 'function') {
     throw new ScratchpadError('CONFIG_INVALID', 'summarize needs a summarizer function.', {
-      hint: 'Pass { summarizer: async ({ text }) => "…" }, or createModelSummarizer(model) from llm-scratchpad/runtime.',
+      hint: 'Pass { summarizer: async ({ text }) => "…" }, or createModelSummarizer(model) from llm-scratchpad-runtime.',
     });
   }
   const settings: SummarizeSettings = {

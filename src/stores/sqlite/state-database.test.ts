@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
+import { Mnestome } from '../../../packages/runtime/src/mnestome/mnestome.js';
 import { probeEventLoop, TEST_STALL_BOUND_MS } from '../../../test/support/event-loop-probe.js';
 import { ScratchpadError } from '../../core/errors.js';
-import { Mnestome } from '../../runtime/mnestome/mnestome.js';
 import { StateDatabase } from './state-database.js';
 import { openRawConnection, type RawConnection } from './test-fixtures/raw-connection.js';
 
