@@ -40,7 +40,8 @@ export interface CompactMessagesOptions {
    * result is masked at the next request, small ones wait until together they pay. The default rule unless
    * `clearAtLeast` or `carriedRatio` is given (0 turns it off).
    * On the 101 SWE-agent dev replays of `npm run bench:context` (keepRecent 1) it keeps 0.266 of the all-inline
-   * context at 2.9 rewrites per trajectory (see docs/context-management.md).
+   * context at 2.9 rewrites per trajectory, about what `carriedRatio` gives at as many rewrites (see
+   * docs/context-management.md).
    */
   breakEven?: number;
   /**
