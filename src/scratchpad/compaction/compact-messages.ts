@@ -36,9 +36,10 @@ export interface CompactMessagesOptions {
    * rewrite). Each later request reads the cleared tokens at the cache-read price no more, and a rewrite writes the
    * conversation at the cache-write price; 12.5 (the default) is Anthropic's write price over its read price
    * (1.25x / 0.1x of the uncached input price). The requests still expected are estimated as the requests so far (the
-   * assistant messages) plus 5: the longer a conversation has gone on, the longer it is expected to go on. A large
-   * result is masked at the next request, small ones wait until together they pay. The default rule unless
-   * `clearAtLeast` or `carriedRatio` is given (0 turns it off).
+   * assistant messages) plus 5: the longer a conversation has gone on, the longer it is expected to go on. A result
+   * that clears more than 12.5 / 6 (about 2.1) times what stays is masked at the next request whatever the
+   * conversation's age; smaller ones wait until together they pay. The default rule unless `clearAtLeast` or
+   * `carriedRatio` is given (0 turns it off).
    * On the 101 SWE-agent dev replays of `npm run bench:context` (keepRecent 1) it keeps 0.266 of the all-inline
    * context at 2.9 rewrites per trajectory, about what `carriedRatio` gives at as many rewrites (see
    * docs/context-management.md).
