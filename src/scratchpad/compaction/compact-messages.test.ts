@@ -158,7 +158,7 @@ describe('compactMessages on OpenAI chat completions messages', () => {
     });
     // ~500 tokens a result, ~60 more that stay per step: a batch of three pays for itself, step after step.
     expect(rewrites).toEqual([3, 6, 9, 12, 15, 18, 21, 24, 27]);
-    // A result as large as the rest of the conversation is masked at the next request.
+    // A result many times the rest of the conversation (~100,000 tokens) is masked at the next request.
     const big = [...messages, ...openAIConversation([output('big', 400_000)]).slice(2)];
     (big.at(-2) as { tool_calls: { id: string }[] }).tool_calls[0]!.id = 'call_big';
     (big.at(-1) as { tool_call_id: string }).tool_call_id = 'call_big';
