@@ -93,11 +93,16 @@ const POLICIES = [
   },
   {
     key: 'stub-after-default',
-    label: 'full at its own step, stub after (compactMessages default: carriedRatio 2) (default)',
+    label: 'full at its own step, stub after (compactMessages default: breakEven 12.5) (default)',
     compact: { keepRecent: 1 },
     isDefault: true,
   },
-  ...[1.5, 1.75, 2.5, 3].map((carriedRatio) => ({
+  ...[10, 11.5, 15, 20].map((breakEven) => ({
+    key: `stub-after-break-even-${breakEven}`,
+    label: `full at its own step, stub after (compactMessages, breakEven ${breakEven})`,
+    compact: { keepRecent: 1, breakEven },
+  })),
+  ...[1.5, 2, 2.5, 3].map((carriedRatio) => ({
     key: `stub-after-carried-${carriedRatio}`,
     label: `full at its own step, stub after (compactMessages, carriedRatio ${carriedRatio})`,
     compact: { keepRecent: 1, carriedRatio },

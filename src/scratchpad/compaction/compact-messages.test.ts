@@ -125,30 +125,40 @@ describe('compactMessages on OpenAI chat completions messages', () => {
     expect(rewrites).toEqual([3, 6, 9]);
   });
 
-  it('by default rewrites once the clearable tokens, times the requests that carried them, reach twice what stays', async () => {
+  /** Runs `steps` requests of one result each through compactMessages, and returns the steps that rewrote. */
+  async function rewriteSteps(
+    steps: number,
+    chars: number,
+    options: Omit<Parameters<typeof compactMessages>[1], 'session'>,
+    check: (result: Awaited<ReturnType<typeof compactMessages>>, step: number) => void,
+  ): Promise<{ rewrites: number[]; messages: ChatCompletionMessageParam[] }> {
     let messages: ChatCompletionMessageParam[] = openAIConversation([]);
     const rewrites: number[] = [];
-    for (let step = 0; step < 30; step++) {
-      messages = [...messages, ...openAIConversation([output(`c${step}`, 2000)]).slice(2)];
+    for (let step = 0; step < steps; step++) {
+      messages = [...messages, ...openAIConversation([output(`c${step}`, chars)]).slice(2)];
       (messages.at(-2) as { tool_calls: { id: string }[] }).tool_calls[0]!.id = `call_c${step}`;
       (messages.at(-1) as { tool_call_id: string }).tool_call_id = `call_c${step}`;
-      const result = await compactMessages(messages, { session, keepRecent: 1 });
-      if (result.rewritten) {
-        rewrites.push(step);
-        const cleared = result.masked.reduce((sum, item) => sum + item.tokens - item.stubTokens, 0);
-        // Every masked result left the kept window at least one request ago: carried >= cleared.
-        expect(cleared * 30).toBeGreaterThanOrEqual(2 * (result.tokensBefore - cleared));
-      } else {
-        expect(result.skipped).toMatch(/below-carried-ratio|nothing-eligible/);
-      }
+      const result = await compactMessages(messages, { session, ...options });
+      if (result.rewritten) rewrites.push(step);
+      check(result, step);
       messages = result.messages;
     }
-    expect(rewrites.length).toBeGreaterThan(1);
-    // What stays grows with every step (stubs, calls), so the gaps between rewrites never shrink.
-    const gaps = rewrites.slice(1).map((step, index) => step - (rewrites[index] as number));
-    for (let index = 1; index < gaps.length; index++)
-      expect(gaps[index]).toBeGreaterThanOrEqual(gaps[index - 1] as number);
-    // A result as large as the rest of the conversation is masked at the next request.
+    return { rewrites, messages };
+  }
+
+  it('by default rewrites once the tokens cleared, times the requests still expected, pay for writing the rest again', async () => {
+    const { rewrites, messages } = await rewriteSteps(30, 2000, { keepRecent: 1 }, (result, step) => {
+      if (!result.rewritten) {
+        expect(result.skipped).toMatch(/below-break-even|nothing-eligible/);
+        return;
+      }
+      const cleared = result.masked.reduce((sum, item) => sum + item.tokens - item.stubTokens, 0);
+      // Requests so far: one assistant message per step; expected still to come: as many again plus 5.
+      expect(cleared * (step + 1 + 5)).toBeGreaterThanOrEqual(12.5 * (result.tokensBefore - cleared));
+    });
+    // ~500 tokens a result, ~60 more that stay per step: a batch of three pays for itself, step after step.
+    expect(rewrites).toEqual([3, 6, 9, 12, 15, 18, 21, 24, 27]);
+    // A result many times the rest of the conversation (~100,000 tokens) is masked at the next request.
     const big = [...messages, ...openAIConversation([output('big', 400_000)]).slice(2)];
     (big.at(-2) as { tool_calls: { id: string }[] }).tool_calls[0]!.id = 'call_big';
     (big.at(-1) as { tool_call_id: string }).tool_call_id = 'call_big';
@@ -156,6 +166,36 @@ describe('compactMessages on OpenAI chat completions messages', () => {
     const next = [...settled.messages, ...openAIConversation([output('after', 100)]).slice(2)];
     const masked = await compactMessages(next, { session, keepRecent: 1 });
     expect(masked.masked.map((item) => item.callId)).toContain('call_big');
+  });
+
+  it('with carriedRatio, rewrites once the clearable tokens, times the requests that carried them, reach that multiple of what stays', async () => {
+    const { rewrites } = await rewriteSteps(30, 2000, { keepRecent: 1, carriedRatio: 2 }, (result) => {
+      if (!result.rewritten) {
+        // The break-even rule is off once another rule is given.
+        expect(result.skipped).toMatch(/below-carried-ratio|nothing-eligible/);
+        return;
+      }
+      const cleared = result.masked.reduce((sum, item) => sum + item.tokens - item.stubTokens, 0);
+      // Every masked result left the kept window at least one request ago, at most 30: carried <= cleared * 30.
+      expect(cleared * 30).toBeGreaterThanOrEqual(2 * (result.tokensBefore - cleared));
+    });
+    expect(rewrites.length).toBeGreaterThan(1);
+    // What stays grows with every step (stubs, calls), so the gaps between rewrites never shrink.
+    const gaps = rewrites.slice(1).map((step, index) => step - (rewrites[index] as number));
+    for (let index = 1; index < gaps.length; index++)
+      expect(gaps[index]).toBeGreaterThanOrEqual(gaps[index - 1] as number);
+  });
+
+  it('breakEven: a larger multiple rewrites less often, and 0 with no other rule masks at every step', async () => {
+    const counts: number[] = [];
+    for (const breakEven of [6, 12.5, 25]) {
+      const { rewrites } = await rewriteSteps(20, 2000, { keepRecent: 1, breakEven }, () => {});
+      counts.push(rewrites.length);
+    }
+    expect(counts[0]).toBeGreaterThan(counts[1] as number);
+    expect(counts[1]).toBeGreaterThan(counts[2] as number);
+    const every = await rewriteSteps(8, 2000, { keepRecent: 1, breakEven: 0 }, () => {});
+    expect(every.rewrites).toEqual([1, 2, 3, 4, 5, 6, 7]);
   });
 
   it('does nothing below the trigger, and masks once the conversation is over it', async () => {
@@ -254,6 +294,8 @@ describe('compactMessages on OpenAI chat completions messages', () => {
       { clearAtLeast: -1 },
       { carriedRatio: -1 },
       { carriedRatio: Number.POSITIVE_INFINITY },
+      { breakEven: -1 },
+      { breakEven: Number.NaN },
       { trigger: Number.NaN },
       { ttlMs: 0 },
     ]) {

@@ -26,17 +26,29 @@ export interface CompactMessagesOptions {
   /**
    * Rewrite the history only when that clears at least this many tokens: masking then happens in batches, and
    * between batches the request's prefix stays byte-identical, so the provider's prompt cache keeps hitting. Given
-   * alone (without `carriedRatio`), it is the whole rule: 0 masks each result as soon as it leaves the kept window
-   * (a cache-breaking rewrite every step). Default 0, with the `carriedRatio` rule deciding.
+   * alone (without `carriedRatio` or `breakEven`), it is the whole rule: 0 masks each result as soon as it leaves the
+   * kept window (a cache-breaking rewrite every step).
    */
   clearAtLeast?: number;
   /**
+   * Rewrite the history only when it pays for itself under prompt caching: the tokens it clears, times the requests
+   * still expected, reach this multiple of the tokens that stay (which the provider writes to its cache again after a
+   * rewrite). Each later request reads the cleared tokens at the cache-read price no more, and a rewrite writes the
+   * conversation at the cache-write price; 12.5 (the default) is Anthropic's write price over its read price
+   * (1.25x / 0.1x of the uncached input price). The requests still expected are estimated as the requests so far (the
+   * assistant messages) plus 5: the longer a conversation has gone on, the longer it is expected to go on. A result
+   * that clears more than 12.5 / 6 (about 2.1) times what stays is masked at the next request whatever the
+   * conversation's age; smaller ones wait until together they pay. The default rule unless `clearAtLeast` or
+   * `carriedRatio` is given (0 turns it off).
+   * On the 101 SWE-agent dev replays of `npm run bench:context` (keepRecent 1) it keeps 0.266 of the all-inline
+   * context at 2.9 rewrites per trajectory, about what `carriedRatio` gives at as many rewrites (see
+   * docs/context-management.md).
+   */
+  breakEven?: number;
+  /**
    * Rewrite the history only when the tokens it would clear, each counted once per request that has carried it since
    * it could have been masked (the assistant messages after it), add up to at least this multiple of the tokens that
-   * stay (default 2; 0 turns the rule off). A large result is masked soon, small ones wait until together they
-   * have cost enough; the wait grows with the conversation, so long conversations do not rewrite more often. Default
-   * unless `clearAtLeast` is given alone. On the 101 SWE-agent dev replays of `npm run bench:context` (keepRecent 1)
-   * it keeps 0.276 of the all-inline context at 2.9 rewrites per trajectory (batches of >= 4,096 tokens: 0.315 / 2.0).
+   * stay (0, the default, turns the rule off; the default rule before `breakEven` was 2).
    */
   carriedRatio?: number;
   /** Tools whose results are never masked (added to the notes tool, `session.scratchpad`, which always is). */
@@ -75,10 +87,17 @@ export interface CompactMessagesResult<Message> {
   tokensBefore: number;
   tokensAfter: number;
   /** Why nothing was masked, when nothing was. */
-  skipped?: 'nothing-eligible' | 'below-trigger' | 'below-clear-at-least' | 'below-carried-ratio';
+  skipped?:
+    | 'nothing-eligible'
+    | 'below-trigger'
+    | 'below-clear-at-least'
+    | 'below-carried-ratio'
+    | 'below-break-even';
 }
 
-const DEFAULTS = { keepRecent: 3, clearAtLeast: 0, carriedRatio: 2, readTool: 'scratchpad_read' } as const;
+const DEFAULTS = { keepRecent: 3, clearAtLeast: 0, breakEven: 12.5, readTool: 'scratchpad_read' } as const;
+/** Requests expected after the ones so far, added to their count, in the `breakEven` rule. */
+const EXTRA_EXPECTED_REQUESTS = 5;
 const NOTES_HEADER = formatNotesBlock('x').split('\n')[0] as string;
 const MAX_SOURCE_CHARS = 200;
 
@@ -128,6 +147,11 @@ export async function compactMessages<Message>(
   if (settings.carriedRatio > 0) {
     const carried = carriedTokens(messages, eligible);
     if (carried < settings.carriedRatio * (tokensBefore - clearable)) return unchanged('below-carried-ratio');
+  }
+  if (settings.breakEven > 0) {
+    const expectedRequests = countAssistants(messages) + EXTRA_EXPECTED_REQUESTS;
+    if (clearable * expectedRequests < settings.breakEven * (tokensBefore - clearable))
+      return unchanged('below-break-even');
   }
 
   const namer = new EntryNamer(settings.session);
@@ -189,7 +213,9 @@ function eligibleResults(messages: readonly unknown[], settings: Settings): Elig
     keptTokens += tokens;
     const kept = fromNewest === 0 || (fromNewest < settings.keepRecent && keptTokens <= settings.keepTokens);
     if (kept || !maskable(slot, newestUser, settings)) continue;
-    const stubTokens = count(renderMaskedStub(slot.tool, PROVISIONAL_ENTRY, settings.readTool, slot.form));
+    const stubTokens = count(
+      renderMaskedStub(slot.tool, provisionalEntry(slot.text, settings.ttlMs), settings.readTool, slot.form),
+    );
     if (tokens > stubTokens) eligible.push({ slot, tokens, stubTokens });
   }
   return eligible.reverse();
@@ -202,10 +228,7 @@ function eligibleResults(messages: readonly unknown[], settings: Settings): Elig
 function carriedTokens(messages: readonly unknown[], eligible: readonly Eligible[]): number {
   const assistantsAfter = new Array<number>(messages.length + 1).fill(0);
   for (let index = messages.length - 1; index >= 0; index--) {
-    const message = messages[index];
-    const isAssistant =
-      typeof message === 'object' && message !== null && (message as { role?: unknown }).role === 'assistant';
-    assistantsAfter[index] = (assistantsAfter[index + 1] as number) + (isAssistant ? 1 : 0);
+    assistantsAfter[index] = (assistantsAfter[index + 1] as number) + (isAssistant(messages[index]) ? 1 : 0);
   }
   let carried = 0;
   for (const { slot, tokens, stubTokens } of eligible) {
@@ -213,6 +236,18 @@ function carriedTokens(messages: readonly unknown[], eligible: readonly Eligible
     carried += (tokens - stubTokens) * requests;
   }
   return carried;
+}
+
+function countAssistants(messages: readonly unknown[]): number {
+  let count = 0;
+  for (const message of messages) if (isAssistant(message)) count++;
+  return count;
+}
+
+function isAssistant(message: unknown): boolean {
+  return (
+    typeof message === 'object' && message !== null && (message as { role?: unknown }).role === 'assistant'
+  );
 }
 
 function maskable(slot: ToolResultSlot, newestUser: number, settings: Settings): boolean {
@@ -267,7 +302,22 @@ function holdsForm(entry: Entry, form: StoredResultForm): boolean {
   return (typeof storedAs === 'string' ? storedAs : 'text') === form;
 }
 
-/** An entry of the largest size a stub names, to measure a stub before storing. */
+/**
+ * An entry like the one that will hold `text`, to measure its stub before storing: the longest name a stub gives, the
+ * text's size (lines counted as at least the store counts them, so the stub is never longer than measured) and a
+ * lifetime when the entry will have one.
+ */
+function provisionalEntry(text: string, ttlMs: number | null): Entry {
+  let newlines = 0;
+  for (let index = text.indexOf('\n'); index !== -1; index = text.indexOf('\n', index + 1)) newlines++;
+  return {
+    ...PROVISIONAL_ENTRY,
+    chars: text.length,
+    lines: newlines + 1,
+    expiresAt: ttlMs === null ? null : 9_999_999_999_999,
+  };
+}
+
 const PROVISIONAL_ENTRY: Entry = Object.freeze({
   id: '0'.repeat(16),
   name: 'tool_output_name_999',
@@ -277,9 +327,9 @@ const PROVISIONAL_ENTRY: Entry = Object.freeze({
   source: null,
   kind: 'text',
   mediaType: 'text/plain',
-  bytes: 9_999_999,
-  chars: 9_999_999,
-  lines: 999_999,
+  bytes: 0,
+  chars: 0,
+  lines: 0,
   sha256: '',
   createdAt: 0,
   updatedAt: 0,
@@ -316,13 +366,19 @@ function resolveOptions(options: CompactMessagesOptions): Settings {
       );
     }
   }
-  const carriedRatio =
-    options.carriedRatio ?? (options.clearAtLeast === undefined ? DEFAULTS.carriedRatio : 0);
-  if (!(Number.isFinite(carriedRatio) && carriedRatio >= 0)) {
-    throw invalid(
-      `carriedRatio must be a finite number >= 0, got ${String(options.carriedRatio)}.`,
-      'Use 2, or 0 to batch by clearAtLeast alone.',
-    );
+  const carriedRatio = options.carriedRatio ?? 0;
+  const ruleGiven = options.clearAtLeast !== undefined || options.carriedRatio !== undefined;
+  const breakEven = options.breakEven ?? (ruleGiven ? 0 : DEFAULTS.breakEven);
+  for (const [key, value] of [
+    ['carriedRatio', carriedRatio],
+    ['breakEven', breakEven],
+  ] as const) {
+    if (!(Number.isFinite(value) && value >= 0)) {
+      throw invalid(
+        `${key} must be a finite number >= 0, got ${String(value)}.`,
+        'Use 0 to turn the rule off.',
+      );
+    }
   }
   const ttlMs = options.ttlMs === undefined ? null : options.ttlMs;
   if (ttlMs !== null && !(Number.isFinite(ttlMs) && ttlMs > 0)) {
@@ -342,6 +398,7 @@ function resolveOptions(options: CompactMessagesOptions): Settings {
     trigger: options.trigger,
     clearAtLeast: options.clearAtLeast ?? DEFAULTS.clearAtLeast,
     carriedRatio,
+    breakEven,
     exclude: new Set([TOOL_NAMES.notes, ...(options.exclude ?? [])]),
     countTokens: typeof countTokens === 'function' ? countTokens : estimateTokens,
     readTool: options.readTool ?? DEFAULTS.readTool,
