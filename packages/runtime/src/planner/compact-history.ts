@@ -5,8 +5,8 @@ import { DEFAULT_SCRATCHPAD_TTL_SECONDS } from './turn-options.js';
 
 /**
  * Masks the older tool results of a local attempt's conversation with `compactMessages`' default policy (the newest
- * result whole; a rewrite only once the clearable tokens, times the requests that have carried them, reach twice
- * what stays), storing each whole in the turn's session first, with the lifetime of the turn's offloaded entries.
+ * result whole; a rewrite only once the tokens it clears, times the requests still expected (so far + 5), reach 12.5
+ * times what stays: `breakEven`), storing each whole in the turn's session first, with the lifetime of the turn's offloaded entries.
  * Returns the conversation to send (the caller keeps it, so masked messages stay byte-identical from then on). Once a
  * result is masked the read tool is offered, as it is after an offload.
  *
