@@ -92,7 +92,7 @@ function takeHandle(args: unknown): { handle: unknown; rest: unknown } {
 }
 
 function handleDescription(lifetime: string): string {
-  return `Optional session handle from ${SESSION_TOOL_NAME}. With it, this call uses that session's entries only; without it, the server's own session. A handle lasts ${lifetime} from the ${SESSION_TOOL_NAME} call that issued it; after that this tool returns an error (SESSION_HANDLE_EXPIRED) and you need a new handle.`;
+  return `Session handle from ${SESSION_TOOL_NAME} (default: the server's own session). A handle lasts ${lifetime}; then SESSION_HANDLE_EXPIRED.`;
 }
 
 function withHandleArgument(tool: Tool, lifetime: string): Tool {
@@ -116,7 +116,7 @@ function withHandleArgument(tool: Tool, lifetime: string): Tool {
 function sessionTool(lifetime: string): Tool {
   return {
     name: SESSION_TOOL_NAME,
-    description: `Opens a new, empty scratchpad session and returns its handle. Pass the handle as "${HANDLE_ARGUMENT}" to the other scratchpad tools to keep your entries apart from every other session's. The handle lasts ${lifetime}; after that, calls with it fail with SESSION_HANDLE_EXPIRED: call ${SESSION_TOOL_NAME} again (the old entries are not reachable through the new handle).`,
+    description: `Opens a new, empty session and returns its handle. Pass it as "${HANDLE_ARGUMENT}" to the other scratchpad tools to use only that session's entries. A handle lasts ${lifetime}; then calls with it fail with SESSION_HANDLE_EXPIRED: open a new session (the old entries are not reachable through it).`,
     inputSchema: { type: 'object', properties: {} },
   };
 }
