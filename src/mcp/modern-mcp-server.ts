@@ -1,6 +1,10 @@
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { ProtocolError, Server, type Tool } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, Server, type Tool } from '@modelcontextprotocol/server';
+import { ScratchpadError } from '../core/errors.js';
+import { formatError } from '../core/format-error.js';
 import { announceToolListChanges, type McpServerOptions, serveSession } from './served-session.js';
+import { SessionHandleTools } from './session-handle-tools.js';
+import { SessionHandles } from './session-handles.js';
 
 /**
  * Cache hints of the 2026-07-28 revision, true to what they describe: every result is this session's own
@@ -30,7 +34,8 @@ export const NO_REUSE_HINTS = {
  * The SDK calls this once per HTTP request or stdio connection; nothing here outlives that but the store.
  */
 export function createModernMcpServer(options: McpServerOptions, era: 'legacy' | 'modern'): Server {
-  const { serverInfo, instructions, tools, resources, presence } = serveSession(options);
+  const own = serveSession(options);
+  const { serverInfo, instructions, tools, presence } = own;
   const server = new Server(serverInfo, {
     // 2025-11-25 connections hear `tools/list_changed` when the read tool appears; 2026-07-28 has no connection
     // to send it on (its successor, `subscriptions/listen`, is not served yet), so it claims no such notice.
@@ -43,34 +48,59 @@ export function createModernMcpServer(options: McpServerOptions, era: 'legacy' |
     cacheHints: NO_REUSE_HINTS,
   });
 
+  // 2026-07-28 clients may pass a session handle (decision 019): each request is served by the session it names.
+  const handles =
+    era === 'modern' && options.sessionHandles !== false
+      ? new SessionHandleTools(
+          new SessionHandles(options.scratchpad, options.sessionHandles ?? {}),
+          own,
+          (session) => serveSession({ ...options, session }),
+        )
+      : undefined;
+  const servedFor = async (meta: Record<string, unknown> | undefined) =>
+    handles ? asProtocolError(() => handles.servedFor(meta)) : own;
+
   // The v1 SDK types a schema property as `object`, the v2 SDK as JSON values: the same JSON on the wire.
   server.setRequestHandler('tools/list', async () => ({
-    tools: (await tools.list()) as unknown as Tool[],
+    tools: (await (handles ?? tools).list()) as unknown as Tool[],
   }));
   server.setRequestHandler('tools/call', (request, context) =>
-    tools.call(request.params.name, request.params.arguments ?? {}, context.mcpReq.signal),
+    (handles ?? tools).call(request.params.name, request.params.arguments ?? {}, context.mcpReq.signal),
   );
-  server.setRequestHandler('resources/list', (request) =>
-    asProtocolError(() => resources.list(request.params?.cursor)),
+  server.setRequestHandler('resources/list', async (request) => {
+    const served = await servedFor(request.params?._meta);
+    return asProtocolError(() => served.resources.list(request.params?.cursor));
+  });
+  server.setRequestHandler('resources/templates/list', async (request) =>
+    (await servedFor(request.params?._meta)).resources.templates(),
   );
-  server.setRequestHandler('resources/templates/list', () => resources.templates());
-  server.setRequestHandler('resources/read', (request) =>
-    asProtocolError(() => resources.read(request.params.uri)),
-  );
+  server.setRequestHandler('resources/read', async (request) => {
+    const served = await servedFor(request.params._meta);
+    return asProtocolError(() => served.resources.read(request.params.uri));
+  });
   server.setRequestHandler('completion/complete', async (request) => {
-    const result = await resources.complete(request.params.ref, request.params.argument);
+    const served = await servedFor(request.params._meta);
+    const result = await served.resources.complete(request.params.ref, request.params.argument);
     return result ?? { completion: { values: [] } };
   });
   if (era === 'legacy' && tools.dynamic) announceToolListChanges(server, presence);
   return server;
 }
 
-/** The shared resource code throws the v1 SDK's error class; the v2 SDK answers with the code only for its own. */
+/**
+ * The shared resource code throws the v1 SDK's error class; the v2 SDK answers with the code only for its own. A
+ * bad or expired session handle is the request's fault: Invalid Params, with the message and hint.
+ */
 async function asProtocolError<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
     if (error instanceof McpError) throw new ProtocolError(error.code, error.message, error.data);
+    if (
+      ScratchpadError.hasCode(error, 'SESSION_HANDLE_INVALID') ||
+      ScratchpadError.hasCode(error, 'SESSION_HANDLE_EXPIRED')
+    )
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, formatError(error), { code: error.code });
     throw error;
   }
 }

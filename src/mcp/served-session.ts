@@ -4,6 +4,7 @@ import { EntryPresence } from './entry-presence.js';
 import { EntryResources } from './entry-resources.js';
 import { ScratchpadTools } from './scratchpad-tools.js';
 import { serverInstructions } from './server-instructions.js';
+import type { SessionHandlesOptions } from './session-handles.js';
 import { DEFAULT_MAX_REPLY_BYTES } from './transport/message-limits.js';
 
 /** Options for `createMcpServer` (`mcp-server.ts`) and its v2-SDK twin (`modern-mcp-server.ts`). */
@@ -23,6 +24,11 @@ export interface McpServerOptions {
   presencePollMs?: number;
   /** Where unexpected failures are reported (default: stderr; stdout belongs to the protocol). */
   log?: (message: string) => void;
+  /**
+   * 2026-07-28 clients only: session handles (`scratchpad_session` issues one; every tool takes it as `session`),
+   * on by default; `false` serves `session` alone, as to 2025-11-25 clients. Decision 019.
+   */
+  sessionHandles?: SessionHandlesOptions | false;
 }
 
 /** The share of the reply limit a tool's content may use; the rest is room for framing and JSON escapes. */

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { createMcpHandler, isLegacyRequest, type Server } from '@modelcontextprotocol/server';
 import { replaceOversizedReply } from '../transport/message-limits.js';
+import { relayLimitedEvents } from './reply-limited-sse.js';
 import { createSummarisedLog } from './summarised-log.js';
 
 /** Options for {@link createModernHttpRoute}. */
@@ -26,8 +27,8 @@ export interface ModernHttpRoute {
  * Serves 2026-07-28 requests through the v2 SDK's `createMcpHandler` in its strict mode (`legacy: 'reject'`);
  * 2025-11-25 traffic stays on the sessionful transport it had before, routed there by the SDK's own
  * `isLegacyRequest`. The caller has already applied the HTTP guards (Host, Origin, token, method, body size).
- * A JSON reply is held to `maxReplyBytes`; an SSE reply (only when a handler sends something before its result:
- * the proxy's forwarded progress) passes as it is, its result already cut to the reply budget by the proxy.
+ * Every result is held to `maxReplyBytes`, in a JSON reply and in an SSE one (only when a handler sends something
+ * before its result: the proxy's forwarded progress), which is relayed event by event as it arrives.
  */
 export function createModernHttpRoute(options: ModernHttpRouteOptions): ModernHttpRoute {
   // A client can send refused requests at will: one line per minute, and a count, not one line each.
@@ -56,6 +57,16 @@ export function createModernHttpRoute(options: ModernHttpRouteOptions): ModernHt
       answer.headers.forEach((value, key) => {
         headers[key] = value;
       });
+      if (headers['content-type']?.startsWith('text/event-stream') && answer.body) {
+        // An SSE reply (a handler sent something before its result): relayed as it comes, each result held to
+        // the limit like a JSON reply.
+        delete headers['content-length'];
+        response.writeHead(answer.status, headers);
+        await relayLimitedEvents(answer.body, response, options.maxReplyBytes, (data, bytes) =>
+          limitReply(data, bytes, options.maxReplyBytes),
+        );
+        return;
+      }
       const text = await answer.text();
       const size = Buffer.byteLength(text);
       if (size <= options.maxReplyBytes || !headers['content-type']?.startsWith('application/json')) {
