@@ -1,6 +1,7 @@
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { ProtocolError, Server, type Tool } from '@modelcontextprotocol/server';
+import { Server } from '@modelcontextprotocol/server';
+import { registerOnModern } from './request-handlers.js';
 import { announceToolListChanges, type McpServerOptions, serveSession } from './served-session.js';
+import { sessionHandlers } from './session-handlers.js';
 
 /**
  * Cache hints of the 2026-07-28 revision, true to what they describe: every result is this session's own
@@ -43,34 +44,7 @@ export function createModernMcpServer(options: McpServerOptions, era: 'legacy' |
     cacheHints: NO_REUSE_HINTS,
   });
 
-  // The v1 SDK types a schema property as `object`, the v2 SDK as JSON values: the same JSON on the wire.
-  server.setRequestHandler('tools/list', async () => ({
-    tools: (await tools.list()) as unknown as Tool[],
-  }));
-  server.setRequestHandler('tools/call', (request, context) =>
-    tools.call(request.params.name, request.params.arguments ?? {}, context.mcpReq.signal),
-  );
-  server.setRequestHandler('resources/list', (request) =>
-    asProtocolError(() => resources.list(request.params?.cursor)),
-  );
-  server.setRequestHandler('resources/templates/list', () => resources.templates());
-  server.setRequestHandler('resources/read', (request) =>
-    asProtocolError(() => resources.read(request.params.uri)),
-  );
-  server.setRequestHandler('completion/complete', async (request) => {
-    const result = await resources.complete(request.params.ref, request.params.argument);
-    return result ?? { completion: { values: [] } };
-  });
+  registerOnModern(server, sessionHandlers({ tools, resources }));
   if (era === 'legacy' && tools.dynamic) announceToolListChanges(server, presence);
   return server;
-}
-
-/** The shared resource code throws the v1 SDK's error class; the v2 SDK answers with the code only for its own. */
-async function asProtocolError<T>(run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
-    if (error instanceof McpError) throw new ProtocolError(error.code, error.message, error.data);
-    throw error;
-  }
 }
