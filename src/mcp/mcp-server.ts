@@ -3,9 +3,6 @@ import { registerOnLegacy } from './request-handlers.js';
 import { announceToolListChanges, type McpServerOptions, serveSession } from './served-session.js';
 import { sessionHandlers } from './session-handlers.js';
 
-/** The proxy's reply budget is the server's (`proxy/mcp-proxy.ts` imports it from here). */
-export { replyContentBudget } from './served-session.js';
-
 /**
  * An MCP server over one session of the scratchpad: the preset's tools (with their exact JSON Schemas; seed 000's
  * read tool appears with `notifications/tools/list_changed` once the session has an entry), and the session's
