@@ -1,6 +1,7 @@
-import { type McpProxy, type McpProxyOptions, ScratchpadProxy } from './scratchpad-proxy.js';
+import type { McpProxy, McpProxyOptions } from './proxy-options.js';
+import { ScratchpadProxy } from './scratchpad-proxy.js';
 
-export type { McpProxy, McpProxyOptions } from './scratchpad-proxy.js';
+export type { McpProxy, McpProxyOptions } from './proxy-options.js';
 
 /**
  * An MCP proxy that adds the scratchpad to any MCP server (started over stdio, or remote by URL). It forwards everything it does not change:

@@ -17,82 +17,38 @@ import {
 } from '@modelcontextprotocol/server';
 import { ScratchpadError } from '../../core/errors.js';
 import { formatError } from '../../core/format-error.js';
-import { isValidName } from '../../core/names.js';
 import type { Redactor } from '../../core/redaction/redactor.js';
 import {
   createOffloader,
   createOffloadPolicy,
   type OffloadPolicyOptions,
 } from '../../scratchpad/offload/index.js';
-import type { Scratchpad } from '../../scratchpad/scratchpad.js';
-import type { Preset } from '../../tools/preset.js';
 import { TOOL_NAMES } from '../../tools/tool-names.js';
-import { SCRATCHPAD_PARAMETER } from '../../tools/wrap-tools.js';
 import { NO_REUSE_HINTS } from '../modern-mcp-server.js';
 import {
   type RequestContext,
   type RequestHandlers,
   registerOnLegacy,
   registerOnModern,
-  withoutLegacyPrefix,
 } from '../request-handlers.js';
-import { errorResult, resolveArguments } from '../scratchpad-tools.js';
+import { errorResult } from '../scratchpad-tools.js';
 import { replyContentBudget, type ServedSession, serveSession } from '../served-session.js';
 import { type SessionHandlers, sessionHandlers } from '../session-handlers.js';
 import { DEFAULT_MAX_REPLY_BYTES } from '../transport/message-limits.js';
 import { ClientRequests } from './client-requests.js';
-import { forwardToolResult, type ResultForwarderConfig } from './forward-result.js';
+import type { ResultForwarderConfig } from './forward-result.js';
 import { mergedPage, type Page, type PageSource } from './proxy-cursor.js';
+import type { McpProxy, McpProxyOptions } from './proxy-options.js';
 import { modernPeer, type ProxyPeer, ProxyPeers } from './proxy-peers.js';
-import { redactUpstream } from './redact-upstream.js';
+import { redactedError, redactUpstream } from './redact-upstream.js';
 import { RedactedNames } from './redacted-names.js';
 import { storeLargeResource } from './store-large-resource.js';
 import { OutputSchemaValidator } from './structured-preview.js';
 import type { UpstreamClient } from './upstream-client.js';
 import { UpstreamConnection } from './upstream-connection.js';
-import { type Upstream, upstreamEndpoint } from './upstream-endpoint.js';
-import { type ServedTool, UpstreamTools } from './upstream-tools.js';
-
-/** Options for `startMcpProxy` (`mcp-proxy.ts`). */
-export interface McpProxyOptions {
-  scratchpad: Scratchpad;
-  /** The one session the proxy stores results in and serves. */
-  session: string;
-  /** The scratchpad tools served next to the upstream's (their read tool reads the offloaded results). */
-  preset: Preset;
-  /**
-   * The upstream MCP server: a command started as a child process speaking stdio (`{command, args, env?, cwd?}`),
-   * or a remote server by URL (`{url, headers?}`: Streamable HTTP, or HTTP+SSE where the server only speaks that).
-   */
-  upstream: Upstream;
-  /** The offload policy (threshold, format, previews) applied to upstream results. */
-  policy?: OffloadPolicyOptions;
-  /** The reply limit of the transport (default 8 MiB). */
-  maxReplyBytes?: number;
-  /** Largest size the `{{scratchpad:NAME}}` references of one call may expand to (default: the reply limit). */
-  maxReferenceBytes?: number;
-  /** Backoff between upstream restarts (default 250 ms doubling to 10 s). */
-  backoff?: { initialMs?: number; maxMs?: number };
-  /** How long one forwarded request may take without progress (default 10 minutes). */
-  requestTimeoutMs?: number;
-  log?: (message: string) => void;
-}
-
-/** A running proxy: the MCP servers to connect clients to, and how to stop the upstream. */
-export interface McpProxy {
-  /** A v1 SDK server for one 2025-11-25 client, made on first use (the one `createServer` would make). */
-  readonly server: Server;
-  /** A v1 SDK server for one more 2025-11-25 client (an HTTP session), sharing the upstream, the session and its entries. */
-  createServer(): Server;
-  /**
-   * A v2 SDK server of either era, for `serveStdioEras` (one per stdio connection, of the era its opening
-   * message picks) and for the 2026-07-28 leg of the HTTP endpoint (`modern`, one per request). Same handlers.
-   */
-  createModernServer(era: 'legacy' | 'modern'): ModernServer;
-  /** Names of the upstream tools served. */
-  readonly tools: string[];
-  close(): Promise<void>;
-}
+import { upstreamEndpoint } from './upstream-endpoint.js';
+import { UpstreamToolCalls } from './upstream-tool-calls.js';
+import { UpstreamTools } from './upstream-tools.js';
 
 /** What the upstream said when it started, and what the proxy says to its clients in each era. */
 interface Started {
@@ -126,6 +82,7 @@ export class ScratchpadProxy implements McpProxy {
   readonly #upstreamTools: UpstreamTools;
   readonly #peers: ProxyPeers;
   readonly #clientRequests: ClientRequests;
+  readonly #toolCalls: UpstreamToolCalls;
   /** Resource URIs and prompt names listed in redacted form, with the upstream's originals. */
   readonly #resourceUris = new RedactedNames();
   readonly #promptNames = new RedactedNames();
@@ -184,6 +141,15 @@ export class ScratchpadProxy implements McpProxy {
       },
       onRestart: () => void this.#toolsChanged().catch(() => undefined),
       ...(options.backoff ? { backoff: options.backoff } : {}),
+    });
+    this.#toolCalls = new UpstreamToolCalls({
+      upstream: this.#upstream,
+      clientRequests: this.#clientRequests,
+      forwarding: this.#forwarding,
+      redactor: this.#redactor,
+      maxReferenceBytes: options.maxReferenceBytes ?? options.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES,
+      requestTimeoutMs: this.#requestTimeoutMs,
+      log: this.#log,
     });
   }
 
@@ -395,94 +361,16 @@ export class ScratchpadProxy implements McpProxy {
     return handlers;
   }
 
-  /** Forwards one call of an upstream tool: `{{scratchpad:NAME}}` resolved, the result forwarded or offloaded. */
+  /** Forwards one call of an upstream tool, or says which tools there are. */
   async #callUpstream(
     params: CallToolRequest['params'],
     context: RequestContext,
     peer: ProxyPeer | undefined,
   ): Promise<CallToolResult> {
-    const { name } = params;
-    const served = this.#upstreamTools.get(name);
-    if (!served) {
-      const available = [
-        ...this.#upstreamTools.names,
-        ...this.#options.preset.tools.map((item) => item.name),
-      ];
-      return errorResult(`There is no tool "${name}". Available tools: ${available.join(', ')}.`);
-    }
-    try {
-      const { input, saveAs } = await this.#callInput(
-        served,
-        (params.arguments ?? {}) as Record<string, unknown>,
-      );
-      const progressToken = context.progressToken;
-      let progressSent: Promise<unknown> = Promise.resolve();
-      const options: RequestOptions = {
-        ...this.#requestOptions(context),
-        ...(progressToken === undefined
-          ? {}
-          : {
-              // In order, and all sent before the result: progress after it would reach no one.
-              onprogress: (progress) => {
-                progressSent = progressSent
-                  .then(() => this.#redacted(progress))
-                  .then((shown) =>
-                    context.notify({ method: 'notifications/progress', params: { ...shown, progressToken } }),
-                  )
-                  .catch(() => undefined);
-              },
-            }),
-      };
-      const result = (await this.#clientRequests.during(peer, context.send, () =>
-        this.#upstream.request((client) =>
-          client.callTool({ name: served.upstreamName, arguments: input }, undefined, options),
-        ),
-      )) as CallToolResult;
-      if (progressToken !== undefined) {
-        // The SDK settles the result at once and hands notifications over a tick later: let the last progress in.
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        await progressSent;
-      }
-      const call = {
-        tool: name,
-        ...(served.tool.outputSchema ? { outputSchema: served.tool.outputSchema } : {}),
-        ...(saveAs === undefined ? {} : { saveAs }),
-      };
-      return await forwardToolResult(result, call, this.#forwarding);
-    } catch (error) {
-      if (ScratchpadError.isInstance(error)) return errorResult(formatError(error));
-      if (error instanceof McpError) throw await this.#redactedError(error);
-      this.#log(
-        `scratchpad proxy: ${name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-      );
-      return errorResult(
-        await this.#redactor.redact(
-          `Error: ${name} failed: ${error instanceof Error ? error.message : String(error)}`,
-        ),
-      );
-    }
-  }
-
-  /** The upstream's arguments (the `scratchpad` parameter taken out, references resolved) and the entry to save to. */
-  async #callInput(
-    served: ServedTool,
-    args: Record<string, unknown>,
-  ): Promise<{ input: Record<string, unknown>; saveAs: string | undefined }> {
-    const { [SCRATCHPAD_PARAMETER]: given, ...rest } = args;
-    const saveAs = served.addsParameter ? given : undefined;
-    if (saveAs !== undefined && (typeof saveAs !== 'string' || !isValidName(saveAs))) {
-      throw new ScratchpadError(
-        'INVALID_NAME',
-        `"${SCRATCHPAD_PARAMETER}" must be an entry name, got ${JSON.stringify(saveAs)}.`,
-        { hint: 'Use letters, digits, "-", "_" and "." (e.g. "search-results").' },
-      );
-    }
-    const input = (await resolveArguments(
-      served.addsParameter ? rest : args,
-      this.#forwarding.session,
-      this.#options.maxReferenceBytes ?? this.#options.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES,
-    )) as Record<string, unknown>;
-    return { input, saveAs };
+    const served = this.#upstreamTools.get(params.name);
+    if (served) return this.#toolCalls.call(served, params.arguments ?? {}, context, peer);
+    const available = [...this.#upstreamTools.names, ...this.#options.preset.tools.map((item) => item.name)];
+    return errorResult(`There is no tool "${params.name}". Available tools: ${available.join(', ')}.`);
   }
 
   /** One page of a merged list within the reply limit; an item larger than a whole reply is logged. */
@@ -556,7 +444,7 @@ export class ScratchpadProxy implements McpProxy {
     try {
       return await this.#upstream.request((client) => run(client, this.#requestOptions(context)));
     } catch (error) {
-      if (error instanceof McpError) throw await this.#redactedError(error);
+      if (error instanceof McpError) throw await redactedError(error, this.#redactor);
       return toMcpError(error);
     }
   }
@@ -567,12 +455,6 @@ export class ScratchpadProxy implements McpProxy {
 
   #redacted<Value>(value: Value): Promise<Value> {
     return redactUpstream(value, this.#redactor);
-  }
-
-  /** An upstream's protocol error with its message and data redacted. */
-  async #redactedError(error: McpError): Promise<McpError> {
-    const message = await this.#redactor.redact(withoutLegacyPrefix(error.message));
-    return new McpError(error.code, message, await this.#redacted(error.data));
   }
 
   async #refreshTools(): Promise<void> {
