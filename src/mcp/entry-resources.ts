@@ -100,12 +100,17 @@ export class EntryResources {
     }
   }
 
+  /** True for the reference of this session's template: {@link complete} answers for it. */
+  completes(ref: { type: string; uri?: string }): boolean {
+    return ref.type === 'ref/resource' && ref.uri === entryUriTemplate(this.#session.id);
+  }
+
   /** Completes the `name` variable of this session's template; undefined for any other reference. */
   async complete(
     ref: { type: string; uri?: string },
     argument: { name: string; value: string },
   ): Promise<CompleteResult | undefined> {
-    if (ref.type !== 'ref/resource' || ref.uri !== entryUriTemplate(this.#session.id)) return undefined;
+    if (!this.completes(ref)) return undefined;
     if (argument.name !== 'name') return { completion: { values: [] } };
     const page = await this.#session.list({ prefix: argument.value, limit: COMPLETION_LIMIT });
     return {

@@ -1,16 +1,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import {
-  CallToolRequestSchema,
-  CompleteRequestSchema,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ListToolsRequestSchema,
-  ReadResourceRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import { registerOnLegacy } from './request-handlers.js';
 import { announceToolListChanges, type McpServerOptions, serveSession } from './served-session.js';
-
-/** The proxy's reply budget is the server's (`proxy/mcp-proxy.ts` imports it from here). */
-export { replyContentBudget } from './served-session.js';
+import { sessionHandlers } from './session-handlers.js';
 
 /**
  * An MCP server over one session of the scratchpad: the preset's tools (with their exact JSON Schemas; seed 000's
@@ -25,18 +16,7 @@ export function createMcpServer(options: McpServerOptions): Server {
     ...(instructions ? { instructions } : {}),
   });
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await tools.list() }));
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-    tools.call(request.params.name, request.params.arguments ?? {}, extra.signal),
-  );
-  server.setRequestHandler(ListResourcesRequestSchema, (request) => resources.list(request.params?.cursor));
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => resources.templates());
-  server.setRequestHandler(ReadResourceRequestSchema, (request) => resources.read(request.params.uri));
-  server.setRequestHandler(CompleteRequestSchema, async (request) => {
-    const result = await resources.complete(request.params.ref, request.params.argument);
-    return result ?? { completion: { values: [] } };
-  });
-
+  registerOnLegacy(server, sessionHandlers({ tools, resources }));
   if (tools.dynamic) announceToolListChanges(server, presence);
   return server;
 }

@@ -50,8 +50,11 @@ export interface ServedSession {
   presence: EntryPresence;
 }
 
-/** Builds the tools, resources and presence watch a server of `options.session` serves. */
-export function serveSession(options: McpServerOptions): ServedSession {
+/**
+ * Builds the tools, resources and presence watch a server of `options.session` serves; with `alwaysOfferRead`
+ * (the proxy, whose offloaded results must be readable) the read tool is listed from the start.
+ */
+export function serveSession(options: McpServerOptions, { alwaysOfferRead = false } = {}): ServedSession {
   const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
   const session = options.scratchpad.session(options.session);
   const maxReplyBytes = options.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES;
@@ -62,6 +65,7 @@ export function serveSession(options: McpServerOptions): ServedSession {
     maxReplyContentBytes: replyContentBudget(maxReplyBytes),
     maxReferenceBytes: options.maxReferenceBytes ?? maxReplyBytes,
     presence,
+    alwaysOfferRead,
     log,
   });
   return {

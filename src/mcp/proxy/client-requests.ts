@@ -7,7 +7,7 @@ import {
   type Request,
   type Result,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { ProxyPeer } from './proxy-surface.js';
+import type { ProxyPeer } from './proxy-peers.js';
 
 /** The requests an upstream server may send its client that the proxy passes on to one of its own clients. */
 const FORWARDED = {

@@ -1,5 +1,7 @@
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { KeepSlot } from '../../core/redaction/map-json-strings.js';
 import type { Redactor } from '../../core/redaction/redactor.js';
+import { withoutLegacyPrefix } from '../request-handlers.js';
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
@@ -41,4 +43,10 @@ function binarySlots(reply: unknown): KeepSlot {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** An upstream's protocol error with its message (without the v1 SDK's "MCP error N: ") and data redacted. */
+export async function redactedError(error: McpError, redactor: Redactor): Promise<McpError> {
+  const message = await redactor.redact(withoutLegacyPrefix(error.message));
+  return new McpError(error.code, message, await redactUpstream(error.data, redactor));
 }
