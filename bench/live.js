@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { createScratchpad } from '../dist/scratchpad/scratchpad.js';
+import { createScratchpad } from '../dist/service/scratchpad.js';
 import { createSqliteDriver } from '../dist/stores/sqlite/index.js';
 import { startFakeOpenAI } from '../dist/testing/fake-servers/index.js';
 import { loadRuntimeConfig } from '../packages/runtime/dist/config/load-runtime-config.js';

@@ -30,7 +30,7 @@ const runs = Number(option('--runs', '5'));
 
 const load = async (dist) => ({
   library: await import(pathToFileURL(join(dist, 'index.js')).href),
-  offload: await import(pathToFileURL(join(dist, 'scratchpad/offload/index.js')).href),
+  offload: await import(pathToFileURL(join(dist, 'context/offload/index.js')).href),
 });
 const loaded = { before: await load(builds.before), after: await load(builds.after) };
 const { probeEventLoop } = await import(

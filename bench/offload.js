@@ -26,7 +26,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 requireBuilt('bench:offload');
 const { createScratchpad } = await import('../dist/index.js');
 const { createSqliteDriver } = await import('../dist/stores/sqlite/index.js');
-const { createOffloader, createOffloadPolicy } = await import('../dist/scratchpad/offload/index.js');
+const { createOffloader, createOffloadPolicy } = await import('../dist/context/offload/index.js');
 const { wrapTools, TOOL_NAMES } = await import('../dist/tools/index.js');
 
 const given = process.argv.slice(2);

@@ -19,15 +19,15 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describeLifetime } from '../dist/core/lifetime.js';
-import { createMemoryDriver, createScratchpad } from '../dist/index.js';
 import {
   createOffloader,
   createOffloadPolicy,
   renderDefaultObservation,
-} from '../dist/scratchpad/offload/index.js';
-import { codePointPrefix, codePointSuffix } from '../dist/scratchpad/previews/code-points.js';
-import { lineSignal } from '../dist/scratchpad/previews/line-signals.js';
+} from '../dist/context/offload/index.js';
+import { codePointPrefix, codePointSuffix } from '../dist/context/previews/code-points.js';
+import { lineSignal } from '../dist/context/previews/line-signals.js';
+import { describeLifetime } from '../dist/core/lifetime.js';
+import { createMemoryDriver, createScratchpad } from '../dist/index.js';
 import { createDefaultPreset, runTool, TOOL_NAMES } from '../dist/tools/index.js';
 import { optionValue } from './lib/command-line.js';
 import { LINE_PICKING_RULE, linePickingSummarizer } from './lib/line-picking-summarizer.js';

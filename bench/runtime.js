@@ -9,7 +9,7 @@ import { rm } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createScratchpad } from '../dist/scratchpad/scratchpad.js';
+import { createScratchpad } from '../dist/service/scratchpad.js';
 import { createSqliteDriver } from '../dist/stores/sqlite/index.js';
 import { loadCatalog } from '../packages/runtime/dist/executors/load-catalog.js';
 import { runExecutorDetailed } from '../packages/runtime/dist/executors/run-executor.js';

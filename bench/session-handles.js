@@ -12,7 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { serveSession } from '../dist/mcp/served-session.js';
 import { SessionHandleTools } from '../dist/mcp/session-handle-tools.js';
 import { SessionHandles } from '../dist/mcp/session-handles.js';
-import { createScratchpad } from '../dist/scratchpad/scratchpad.js';
+import { createScratchpad } from '../dist/service/scratchpad.js';
 import { createSqliteDriver } from '../dist/stores/sqlite/sqlite-driver.js';
 import { createPreset } from '../dist/tools/presets/create-preset.js';
 import { median, printTable, round } from './lib/measure.js';

@@ -92,7 +92,7 @@ async function main() {
   const option = (flag, fallback) => optionValue(flag, fallback, argv);
   const rounds = Number(option('--rounds', 5));
   const encoding = option('--encoding', 'o200k');
-  const { loadBpeCount } = await import('../dist/scratchpad/tokens/load-bpe-count.js');
+  const { loadBpeCount } = await import('../dist/context/tokens/load-bpe-count.js');
   const { tokenPieces } = await import('../dist/core/token-pieces.js');
   const ours = await loadBpeCount(encoding);
   const theirs = await import(`gpt-tokenizer/encoding/${encoding}_base`);

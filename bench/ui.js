@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
-import { createScratchpad } from '../dist/scratchpad/scratchpad.js';
+import { createScratchpad } from '../dist/service/scratchpad.js';
 import { openStore } from '../dist/stores/open-store.js';
 import { CHROMIUM_LAUNCH } from '../dist/testing/chromium-launch.js';
 import { serveUi } from '../dist/ui/serve-ui.js';

@@ -15,20 +15,20 @@
 // ── The service ──────────────────────────────────────────────────────────────────────────────────────────────
 
 /** Creates the service over a driver: `createScratchpad({ driver: await openStore('sqlite:./scratch.db') })`. */
-export { createScratchpad } from './scratchpad/scratchpad.js';
+export { createScratchpad } from './service/scratchpad.js';
 /** The service: write, read (slices), grep, search, edit, update, lease, list, delete and gc, per session. */
-export { Scratchpad } from './scratchpad/scratchpad.js';
+export { Scratchpad } from './service/scratchpad.js';
 /** The service bound to one session (and optionally an agent or a read-only prefix view): `scratchpad.session(id)`. */
-export { SessionScratchpad } from './scratchpad/session-scratchpad.js';
+export { SessionScratchpad } from './service/session-scratchpad.js';
 /** The metadata key a lease is kept under in the entry's own record. */
-export { LEASE_KEY } from './scratchpad/leases.js';
+export { LEASE_KEY } from './service/leases.js';
 /** Options and results of the service. */
-export type { ScratchpadConfig } from './scratchpad/scratchpad-config.js';
-export type { SessionOptions, SessionViewOptions } from './scratchpad/session-scratchpad.js';
-export type { Lease } from './scratchpad/leases.js';
-export type { ContentInput } from './scratchpad/writing/content-input.js';
-export type { GrepMatch, GrepOptions } from './scratchpad/grep/grep-types.js';
-export type { RedactionConfig } from './scratchpad/redaction-config.js';
+export type { ScratchpadConfig } from './service/scratchpad-config.js';
+export type { SessionOptions, SessionViewOptions } from './service/session-scratchpad.js';
+export type { Lease } from './service/leases.js';
+export type { ContentInput } from './service/writing/content-input.js';
+export type { GrepMatch, GrepOptions } from './service/grep/grep-types.js';
+export type { RedactionConfig } from './service/redaction-config.js';
 export type {
   EditOptions,
   EditResult,
@@ -44,7 +44,7 @@ export type {
   UpdateOptions,
   WriteOptions,
   WriteResult,
-} from './scratchpad/types.js';
+} from './service/types.js';
 
 // ── Entries, names, errors ───────────────────────────────────────────────────────────────────────────────────
 
@@ -65,7 +65,7 @@ export { formatUnknownError } from './core/format-error.js';
 /** Declares the error codes a package or layer owns, with their categories: `codes.error(CODE, message)`. */
 export { defineErrorCodes, type ErrorCodeCategories, type LayerErrorCodes } from './core/errors.js';
 /** What a `gc` did, in lines for people: what it removed, what it freed, and what a later `gc` frees. */
-export { describeGc } from './scratchpad/describe-gc.js';
+export { describeGc } from './service/describe-gc.js';
 /** Types of errors, entries, chunks and slices. */
 export type {
   ErrorCategory,
@@ -125,13 +125,13 @@ export type { SecretPattern } from './core/redaction/secret-patterns.js';
 // ── Offloading large results ─────────────────────────────────────────────────────────────────────────────────
 
 /** Creates the policy that decides which results are stored whole and how their observation looks. */
-export { createOffloadPolicy } from './scratchpad/offload/offload-policy.js';
+export { createOffloadPolicy } from './context/offload/offload-policy.js';
 /** The scratchpad's own tools (every preset's names), whose results are never offloaded; `exempt` adds to them. */
-export { DEFAULT_EXEMPT_TOOLS } from './scratchpad/offload/offload-policy.js';
+export { DEFAULT_EXEMPT_TOOLS } from './context/offload/offload-policy.js';
 /** Creates the offloader: stores a large result under `<tool>_<n>` and returns its observation. */
-export { createOffloader } from './scratchpad/offload/offloader.js';
+export { createOffloader } from './context/offload/offloader.js';
 /** Creates the cache of model-written summaries, by content hash, for the policy's `summarize`. */
-export { createSummaryCache } from './scratchpad/offload/summary-preview.js';
+export { createSummaryCache } from './context/offload/summary-preview.js';
 /** Offload types. */
 export type {
   ObservationFormat,
@@ -139,7 +139,7 @@ export type {
   OffloadPolicyOptions,
   SizeMeasure,
   ToolOffloadRule,
-} from './scratchpad/offload/offload-policy.js';
+} from './context/offload/offload-policy.js';
 export type {
   DescribeStoredRequest,
   InlineReason,
@@ -148,39 +148,39 @@ export type {
   OffloadOutcome,
   OffloadRequest,
   StreamOffloadRequest,
-} from './scratchpad/offload/offloader.js';
-export type { ObservationInput, RenderedObservation } from './scratchpad/offload/observation-input.js';
-export type { OffloadContent } from './scratchpad/offload/offload-content.js';
+} from './context/offload/offloader.js';
+export type { ObservationInput, RenderedObservation } from './context/offload/observation-input.js';
+export type { OffloadContent } from './context/offload/offload-content.js';
 export type {
   SummarizeOptions,
   SummarizeRequest,
   Summarizer,
   SummaryCache,
   SummaryOutcome,
-} from './scratchpad/offload/summary-preview.js';
+} from './context/offload/summary-preview.js';
 
 // ── Previews ─────────────────────────────────────────────────────────────────────────────────────────────────
 
 /** Builds a preview by name (`salient`, `head-tail`, `head`, `first-last-lines`, `json-structure`, `binary`). */
-export { buildPreview } from './scratchpad/previews/preview-registry.js';
+export { buildPreview } from './context/previews/preview-registry.js';
 /** The default observation's preview: what the output is, what stands out, and exact read calls. */
-export { salientPreview } from './scratchpad/previews/salient-preview.js';
+export { salientPreview } from './context/previews/salient-preview.js';
 /** The first and last characters of the output. */
-export { headTailPreview } from './scratchpad/previews/head-tail-preview.js';
+export { headTailPreview } from './context/previews/head-tail-preview.js';
 /** The first characters of the output. */
-export { headPreview } from './scratchpad/previews/head-preview.js';
+export { headPreview } from './context/previews/head-preview.js';
 /** The first and last lines of the output. */
-export { firstLastLinesPreview } from './scratchpad/previews/first-last-lines-preview.js';
+export { firstLastLinesPreview } from './context/previews/first-last-lines-preview.js';
 /** The structure of a JSON output: key paths with types, counts and an example item. */
-export { jsonStructurePreview } from './scratchpad/previews/json-structure-preview.js';
+export { jsonStructurePreview } from './context/previews/json-structure-preview.js';
 /** Seed 000's note for binary content: `[BINARY: N bytes, sha256=HEX]`. */
-export { binaryPreview } from './scratchpad/previews/binary-preview.js';
+export { binaryPreview } from './context/previews/binary-preview.js';
 /** Preview types. */
-export type { FirstLastLinesPreviewOptions } from './scratchpad/previews/first-last-lines-preview.js';
-export type { HeadPreviewOptions } from './scratchpad/previews/head-preview.js';
-export type { HeadTailPreviewOptions } from './scratchpad/previews/head-tail-preview.js';
-export type { JsonStructurePreviewOptions } from './scratchpad/previews/json-structure-preview.js';
-export type { SalientPreviewOptions } from './scratchpad/previews/salient-preview.js';
+export type { FirstLastLinesPreviewOptions } from './context/previews/first-last-lines-preview.js';
+export type { HeadPreviewOptions } from './context/previews/head-preview.js';
+export type { HeadTailPreviewOptions } from './context/previews/head-tail-preview.js';
+export type { JsonStructurePreviewOptions } from './context/previews/json-structure-preview.js';
+export type { SalientPreviewOptions } from './context/previews/salient-preview.js';
 export type {
   PreviewBuilder,
   PreviewContext,
@@ -189,84 +189,84 @@ export type {
   PreviewRead,
   PreviewStep,
   PreviewText,
-} from './scratchpad/previews/preview-builder.js';
+} from './context/previews/preview-builder.js';
 
 // ── Compaction ───────────────────────────────────────────────────────────────────────────────────────────────
 
 /** Masks old tool results of OpenAI, Anthropic or AI SDK messages, storing each and leaving a readable stub. */
-export { compactMessages } from './scratchpad/compaction/compact-messages.js';
+export { compactMessages } from './context/compaction/compact-messages.js';
 /** True when a tool result is a stub left by {@link compactMessages}. */
-export { isMaskedStub } from './scratchpad/compaction/masked-stub.js';
+export { isMaskedStub } from './context/compaction/masked-stub.js';
 /** The original tool result from a masked entry's text and its `storedAs` form. */
 export {
   type MessageShape,
   rebuildMaskedResult,
   type StoredResult,
   type StoredResultForm,
-} from './scratchpad/compaction/stored-result.js';
+} from './context/compaction/stored-result.js';
 /** Compaction types. */
 export type {
   CompactMessagesOptions,
   CompactMessagesResult,
   MaskedToolResult,
-} from './scratchpad/compaction/compact-messages.js';
+} from './context/compaction/compact-messages.js';
 
 // ── Session notes (seed 001) ─────────────────────────────────────────────────────────────────────────────────
 
 /** Creates the session notes kept in the pinned entry {@link NOTES_ENTRY}, token-budgeted. */
-export { createSessionNotes } from './scratchpad/notes/session-notes.js';
+export { createSessionNotes } from './context/notes/session-notes.js';
 /** The session notes class. */
-export { SessionNotes } from './scratchpad/notes/session-notes.js';
+export { SessionNotes } from './context/notes/session-notes.js';
 /** The entry the notes live in: `_session.notes`. */
-export { NOTES_ENTRY } from './scratchpad/notes/session-notes.js';
+export { NOTES_ENTRY } from './context/notes/session-notes.js';
 /** The notes' default token budget. */
-export { DEFAULT_NOTES_MAX_TOKENS } from './scratchpad/notes/notes-config.js';
+export { DEFAULT_NOTES_MAX_TOKENS } from './context/notes/notes-config.js';
 /** A user message's text with the notes block (and steer text) in front; pure. */
-export { injectNotes } from './scratchpad/notes/inject-notes.js';
+export { injectNotes } from './context/notes/inject-notes.js';
 /** Injects the notes into the newest user message of a conversation only, so the prompt prefix stays cache-stable. */
-export { injectIntoLatestUserMessage } from './scratchpad/notes/inject-into-latest-user-message.js';
+export { injectIntoLatestUserMessage } from './context/notes/inject-into-latest-user-message.js';
 /** Creates the JSONL transcript the notes are mirrored in. */
-export { createSessionTranscript } from './scratchpad/notes/session-transcript.js';
+export { createSessionTranscript } from './context/notes/session-transcript.js';
 /** The session transcript class. */
-export { SessionTranscript } from './scratchpad/notes/session-transcript.js';
+export { SessionTranscript } from './context/notes/session-transcript.js';
 /** Notes types. */
-export type { ChatMessageLike } from './scratchpad/notes/inject-into-latest-user-message.js';
-export type { InjectNotesOptions } from './scratchpad/notes/inject-notes.js';
-export type { NotesConfig } from './scratchpad/notes/notes-config.js';
+export type { ChatMessageLike } from './context/notes/inject-into-latest-user-message.js';
+export type { InjectNotesOptions } from './context/notes/inject-notes.js';
+export type { NotesConfig } from './context/notes/notes-config.js';
 export type {
   NotesMode,
   NotesRestoreResult,
   NotesUpdateResult,
   SessionNotesConfig,
-} from './scratchpad/notes/session-notes.js';
-export type { CustomEntry, SessionTranscriptConfig } from './scratchpad/notes/session-transcript.js';
+} from './context/notes/session-notes.js';
+export type { CustomEntry, SessionTranscriptConfig } from './context/notes/session-transcript.js';
 
 // ── References ───────────────────────────────────────────────────────────────────────────────────────────────
 
 /** Resolves `{{stepN.field}}` and `{{scratchpad:NAME}}` in tool arguments from the full stored values. */
-export { resolveReferences } from './scratchpad/references/resolve-references.js';
+export { resolveReferences } from './context/references/resolve-references.js';
 /** True when a value (deeply) contains a `{{…}}` reference. */
-export { containsReference } from './scratchpad/references/resolve-references.js';
+export { containsReference } from './context/references/resolve-references.js';
 /** Reference types. */
 export type {
   ResolvedReferences,
   ResolveReferencesOptions,
-} from './scratchpad/references/resolve-references.js';
-export type { StepRecord, StepValue } from './scratchpad/references/step-values.js';
+} from './context/references/resolve-references.js';
+export type { StepRecord, StepValue } from './context/references/step-values.js';
 
 // ── Tokens ───────────────────────────────────────────────────────────────────────────────────────────────────
 
 /** Loads the one token counter (o200k_base) on first use, once per process. */
-export { loadTokenCounter } from './scratchpad/tokens/token-counter.js';
+export { loadTokenCounter } from './context/tokens/token-counter.js';
 /** Tokens in a text (o200k_base), in linear time without blocking the event loop. */
-export { countTokens } from './scratchpad/tokens/token-counter.js';
+export { countTokens } from './context/tokens/token-counter.js';
 /** Loads a tokenizer by name (`o200k`, `cl100k`) or wraps your counting function. */
-export { loadTokenizer } from './scratchpad/tokens/named-tokenizers.js';
+export { loadTokenizer } from './context/tokens/named-tokenizers.js';
 /** The 4-characters-per-token estimate. */
-export { estimateTokens } from './scratchpad/tokens/estimate-tokens.js';
+export { estimateTokens } from './context/tokens/estimate-tokens.js';
 /** The longest prefix of a text that fits a token budget, counted with the function you give. */
-export { truncateToTokens } from './scratchpad/tokens/truncate-to-tokens.js';
+export { truncateToTokens } from './context/tokens/truncate-to-tokens.js';
 /** Token types. */
-export type { CountTokens } from './scratchpad/tokens/estimate-tokens.js';
-export type { Tokenizer, TokenizerName, TokenizerSpec } from './scratchpad/tokens/named-tokenizers.js';
-export type { TokenCounter } from './scratchpad/tokens/token-counter.js';
+export type { CountTokens } from './context/tokens/estimate-tokens.js';
+export type { Tokenizer, TokenizerName, TokenizerSpec } from './context/tokens/named-tokenizers.js';
+export type { TokenCounter } from './context/tokens/token-counter.js';

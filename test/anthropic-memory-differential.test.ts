@@ -30,7 +30,7 @@ import { runRunnableTool } from '@anthropic-ai/sdk/lib/tools/BetaRunnableTool';
 import { BetaLocalFilesystemMemoryTool, betaMemoryTool } from '@anthropic-ai/sdk/tools/memory/node';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createScratchpad, type Scratchpad } from '../src/scratchpad/scratchpad.js';
+import { createScratchpad, type Scratchpad } from '../src/service/scratchpad.js';
 import type { StoreDriver } from '../src/stores/driver.js';
 import { createMemoryDriver } from '../src/stores/memory/index.js';
 import { createAnthropicMemoryPreset, MemoryDirectory } from '../src/tools/presets/anthropic-memory/index.js';

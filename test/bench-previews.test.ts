@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { lineSignal } from '../src/scratchpad/previews/line-signals.js';
+import { lineSignal } from '../src/context/previews/line-signals.js';
 import { builtCli } from './helpers/built-cli.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ScratchpadError } from '../src/core/errors.js';
-import { createScratchpad, type Scratchpad } from '../src/scratchpad/scratchpad.js';
+import { createScratchpad, type Scratchpad } from '../src/service/scratchpad.js';
 import { createFsDriver } from '../src/stores/fs/index.js';
 import { createSqliteDriver } from '../src/stores/sqlite/index.js';
 import { builtCli } from './helpers/built-cli.js';

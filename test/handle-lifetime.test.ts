@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createOffloadPolicy } from '../src/scratchpad/offload/offload-policy.js';
-import { createOffloader } from '../src/scratchpad/offload/offloader.js';
-import { createScratchpad } from '../src/scratchpad/scratchpad.js';
+import { createOffloadPolicy } from '../src/context/offload/offload-policy.js';
+import { createOffloader } from '../src/context/offload/offloader.js';
+import { createScratchpad } from '../src/service/scratchpad.js';
 import { createMemoryDriver } from '../src/stores/memory/index.js';
 import { createDefaultPreset } from '../src/tools/default/default-preset.js';
 import { runTool, type ScratchpadTool } from '../src/tools/tool.js';

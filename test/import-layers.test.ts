@@ -13,8 +13,9 @@ const LAYERS: Record<string, number> = {
   core: 0,
   config: 1,
   stores: 1,
-  scratchpad: 2,
-  tools: 3,
+  service: 2,
+  context: 3,
+  tools: 4,
   http: 5,
   mcp: 6,
   ui: 6,
@@ -28,7 +29,7 @@ const LAYERS: Record<string, number> = {
  * The one pair of modules allowed to name each other: the service and the view of it bound to one session, which
  * it hands out (`Scratchpad.session()`), and which names it back by type only (`SessionScratchpad.scratchpad`).
  */
-const MUTUAL_PAIRS = [['scratchpad/scratchpad.ts', 'scratchpad/session-scratchpad.ts']];
+const MUTUAL_PAIRS = [['service/scratchpad.ts', 'service/session-scratchpad.ts']];
 
 const SRC = resolve(import.meta.dirname, '../src');
 const RUNTIME_SRC = resolve(import.meta.dirname, '../packages/runtime/src');
@@ -163,7 +164,7 @@ describe('imports', () => {
 
   it('are read from the source: the graph has the modules and the edges it should', () => {
     expect(graph.get('cli/commands/mcp-command.ts')).toContain('mcp/mcp-server.ts');
-    expect(graph.get('scratchpad/session-scratchpad.ts')).toContain('scratchpad/scratchpad.ts');
+    expect(graph.get('service/session-scratchpad.ts')).toContain('service/scratchpad.ts');
     expect(graph.size).toBeGreaterThan(300);
   });
 });

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createScratchpad } from '../src/scratchpad/scratchpad.js';
+import { createScratchpad } from '../src/service/scratchpad.js';
 import { createPostgresDriver } from '../src/stores/postgres/index.js';
 import { createSqliteDriver } from '../src/stores/sqlite/index.js';
 import { ensureBuilt } from './helpers/built-cli.js';

@@ -8,7 +8,7 @@ import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMcpServer } from '../src/mcp/mcp-server.js';
-import { createScratchpad, type Scratchpad } from '../src/scratchpad/scratchpad.js';
+import { createScratchpad, type Scratchpad } from '../src/service/scratchpad.js';
 import type { StoreDriver } from '../src/stores/driver.js';
 import { createFsDriver } from '../src/stores/fs/fs-driver.js';
 import { createMemoryDriver } from '../src/stores/memory/memory-driver.js';

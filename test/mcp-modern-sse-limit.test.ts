@@ -9,7 +9,7 @@ import { Server } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type McpHttpServer, serveHttp } from '../src/mcp/http/serve-http.js';
 import { createMcpServer } from '../src/mcp/mcp-server.js';
-import { createScratchpad } from '../src/scratchpad/scratchpad.js';
+import { createScratchpad } from '../src/service/scratchpad.js';
 import { createMemoryDriver } from '../src/stores/memory/memory-driver.js';
 import { createPreset } from '../src/tools/presets/create-preset.js';
 import { MODERN } from './helpers/modern-post.js';

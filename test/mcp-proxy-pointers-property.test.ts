@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatCount } from '../src/core/format.js';
 import { codePointLength } from '../src/core/utf8.js';
 import { jsonPointer } from '../src/mcp/proxy/json-pointer.js';
-import { createScratchpad, type Scratchpad } from '../src/scratchpad/scratchpad.js';
+import { createScratchpad, type Scratchpad } from '../src/service/scratchpad.js';
 import { createSqliteDriver } from '../src/stores/sqlite/sqlite-driver.js';
 import { builtCli } from './helpers/built-cli.js';
 import { connectStdio } from './helpers/cli-client.js';

@@ -7,7 +7,7 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RESOURCE_PAGE_SIZE } from '../src/mcp/entry-resources.js';
 import { createMcpServer } from '../src/mcp/mcp-server.js';
-import { createScratchpad } from '../src/scratchpad/scratchpad.js';
+import { createScratchpad } from '../src/service/scratchpad.js';
 import { createSqliteDriver } from '../src/stores/sqlite/sqlite-driver.js';
 import { createPreset } from '../src/tools/presets/create-preset.js';
 

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { serveSession } from '../src/mcp/served-session.js';
 import { SessionHandleTools } from '../src/mcp/session-handle-tools.js';
 import { SessionHandles } from '../src/mcp/session-handles.js';
-import { createScratchpad } from '../src/scratchpad/scratchpad.js';
+import { createScratchpad } from '../src/service/scratchpad.js';
 import type { StoreDriver } from '../src/stores/driver.js';
 import { createFsDriver } from '../src/stores/fs/fs-driver.js';
 import { createMemoryDriver } from '../src/stores/memory/memory-driver.js';

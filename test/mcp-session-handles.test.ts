@@ -16,7 +16,7 @@ import { type McpHttpServer, serveHttp } from '../src/mcp/http/serve-http.js';
 import { createMcpServer } from '../src/mcp/mcp-server.js';
 import { createModernMcpServer } from '../src/mcp/modern-mcp-server.js';
 import { HANDLE_REGISTRY_SESSION } from '../src/mcp/session-handles.js';
-import { createScratchpad, type Scratchpad } from '../src/scratchpad/scratchpad.js';
+import { createScratchpad, type Scratchpad } from '../src/service/scratchpad.js';
 import { createSqliteDriver } from '../src/stores/sqlite/sqlite-driver.js';
 import { createPreset } from '../src/tools/presets/create-preset.js';
 import { builtCli } from './helpers/built-cli.js';

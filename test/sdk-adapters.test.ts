@@ -7,7 +7,7 @@ import { generateText, stepCountIs } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createScratchpad } from '../src/scratchpad/scratchpad.js';
+import { createScratchpad } from '../src/service/scratchpad.js';
 import { createMemoryDriver } from '../src/stores/memory/index.js';
 import { type FakeServer, startFakeAnthropic, startFakeOpenAI } from '../src/testing/fake-servers/index.js';
 import { toAISDKTools } from '../src/tools/adapters/ai-sdk-tools.js';

@@ -1,10 +1,10 @@
 import { Buffer } from 'node:buffer';
 import { describe, expect, it } from 'vitest';
+import { createOffloadPolicy } from '../src/context/offload/offload-policy.js';
+import { createOffloader } from '../src/context/offload/offloader.js';
 import { CORPUS_SECRETS } from '../src/core/redaction/secret-corpus.fixture.js';
-import { createOffloadPolicy } from '../src/scratchpad/offload/offload-policy.js';
-import { createOffloader } from '../src/scratchpad/offload/offloader.js';
-import type { RedactionConfig } from '../src/scratchpad/redaction-config.js';
-import { createScratchpad } from '../src/scratchpad/scratchpad.js';
+import type { RedactionConfig } from '../src/service/redaction-config.js';
+import { createScratchpad } from '../src/service/scratchpad.js';
 import { createMemoryDriver } from '../src/stores/memory/index.js';
 import { createDefaultPreset } from '../src/tools/default/default-preset.js';
 import { runTool, type ScratchpadTool } from '../src/tools/tool.js';

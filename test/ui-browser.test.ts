@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createScratchpad } from '../src/scratchpad/scratchpad.js';
+import { createScratchpad } from '../src/service/scratchpad.js';
 import { openStore } from '../src/stores/open-store.js';
 import { CHROMIUM_LAUNCH } from '../src/testing/chromium-launch.js';
 import { builtCli } from './helpers/built-cli.js';

@@ -1,4 +1,4 @@
-import { buildPreview, PREVIEW_BUILDERS } from '../../dist/scratchpad/previews/index.js';
+import { buildPreview, PREVIEW_BUILDERS } from '../../dist/context/previews/index.js';
 import { logBuffer } from './log-text.js';
 import { median } from './measure.js';
 

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { loadStoreDefaults, StoreDefaults } from '../config/store-defaults.js';
 import { ScratchpadError } from '../core/errors.js';
 import type { assertValidSession } from '../core/names.js';
-import type { Scratchpad } from '../scratchpad/scratchpad.js';
+import type { Scratchpad } from '../service/scratchpad.js';
 import type { defaultDatabasePath, openStore } from '../stores/open-store.js';
 
 /** The global options every command shares. */
@@ -117,7 +117,7 @@ export function createCliContext(
           ...(options().redact ? {} : { redaction: false as const }),
         };
         // Imported here, not above: commands that never open the store (and --help) do not load it.
-        const { createScratchpad } = await import('../scratchpad/scratchpad.js');
+        const { createScratchpad } = await import('../service/scratchpad.js');
         return createScratchpad({ driver: await loaded().openStore(storeUrl()), ...config });
       })();
       return opened;

@@ -1,4 +1,4 @@
-import type { SessionScratchpad } from '../scratchpad/session-scratchpad.js';
+import type { SessionScratchpad } from '../service/session-scratchpad.js';
 
 /**
  * Whether a session has any entry, watched: `check()` looks now and `onChange` listeners hear every flip (the

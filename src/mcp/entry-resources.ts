@@ -10,7 +10,7 @@ import type { Entry } from '../core/entry.js';
 import { ScratchpadError } from '../core/errors.js';
 import { formatBytes } from '../core/format.js';
 import { errorPayload, formatError } from '../core/format-error.js';
-import type { SessionScratchpad } from '../scratchpad/session-scratchpad.js';
+import type { SessionScratchpad } from '../service/session-scratchpad.js';
 import { ENTRY_URI_SCHEME, entryUri, entryUriTemplate, parseEntryUri } from './entry-uri.js';
 
 /** Entries listed per `resources/list` page. */

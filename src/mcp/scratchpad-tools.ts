@@ -1,8 +1,8 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { containsReference, resolveReferences } from '../context/references/resolve-references.js';
 import { ScratchpadError } from '../core/errors.js';
 import { formatError } from '../core/format-error.js';
-import { containsReference, resolveReferences } from '../scratchpad/references/resolve-references.js';
-import type { SessionScratchpad } from '../scratchpad/session-scratchpad.js';
+import type { SessionScratchpad } from '../service/session-scratchpad.js';
 import type { Preset } from '../tools/preset.js';
 import { runTool, type ScratchpadTool, toolJsonSchema } from '../tools/tool.js';
 import { TOOL_NAMES } from '../tools/tool-names.js';

@@ -1,4 +1,4 @@
-import type { Scratchpad } from '../scratchpad/scratchpad.js';
+import type { Scratchpad } from '../service/scratchpad.js';
 import type { Preset } from '../tools/preset.js';
 import { EntryPresence } from './entry-presence.js';
 import { EntryResources } from './entry-resources.js';

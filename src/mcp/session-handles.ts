@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { ScratchpadError } from '../core/errors.js';
-import type { Scratchpad } from '../scratchpad/scratchpad.js';
+import type { Scratchpad } from '../service/scratchpad.js';
 import { mcpError } from './mcp-errors.js';
 
 /** How long a handle lasts from the `scratchpad_session` call that issued it (default). */

@@ -1,4 +1,4 @@
-import type { Scratchpad, ScratchpadConfig } from '../scratchpad/scratchpad.js';
+import type { Scratchpad, ScratchpadConfig } from '../service/scratchpad.js';
 import type { StoreDriver } from '../stores/driver.js';
 
 /** What a part of the store contract gets from {@link runStoreContract}: a service over a fresh driver and a clock. */

@@ -1,8 +1,8 @@
 import { expect } from 'vitest';
 import type { Entry } from '../core/entry.js';
 import type { ScratchpadError } from '../core/errors.js';
-import type { ListOptions, ListOrder } from '../scratchpad/listing/list-options.js';
-import type { Scratchpad } from '../scratchpad/scratchpad.js';
+import type { ListOptions, ListOrder } from '../service/listing/list-options.js';
+import type { Scratchpad } from '../service/scratchpad.js';
 import type { ContractHarness } from './contract-harness.js';
 import { expectCode } from './expect-code.js';
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ScratchpadError } from '../core/errors.js';
-import { createScratchpad, type Scratchpad, type ScratchpadConfig } from '../scratchpad/scratchpad.js';
+import { createScratchpad, type Scratchpad, type ScratchpadConfig } from '../service/scratchpad.js';
 import type { StoreDriver } from '../stores/driver.js';
 import { capsContract } from './contract-caps.js';
 import { driverContract } from './contract-driver.js';

@@ -1,4 +1,4 @@
-import type { SessionScratchpad } from '../scratchpad/scratchpad.js';
+import type { SessionScratchpad } from '../service/scratchpad.js';
 import type { ScratchpadTool } from './tool.js';
 import { TOOL_NAMES } from './tool-names.js';
 

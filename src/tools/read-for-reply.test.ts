@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createScratchpad } from '../scratchpad/scratchpad.js';
+import { createScratchpad } from '../service/scratchpad.js';
 import { createMemoryDriver } from '../stores/memory/index.js';
 import { createReadTool } from './default/read-tool.js';
 import { createMetnosReadTool } from './presets/metnos/metnos-read-tool.js';

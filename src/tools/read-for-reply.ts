@@ -1,6 +1,6 @@
 import { ScratchpadError } from '../core/errors.js';
 import type { ReadSlice } from '../core/slice.js';
-import type { EntryRef, ReadOptions, ReadResult } from '../scratchpad/types.js';
+import type { EntryRef, ReadOptions, ReadResult } from '../service/types.js';
 import type { ToolContext } from './tool.js';
 
 /**

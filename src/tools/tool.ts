@@ -3,7 +3,7 @@ import { ScratchpadError } from '../core/errors.js';
 import { errorPayload, formatError } from '../core/format-error.js';
 import type { JsonObject } from '../core/json.js';
 import type { Redactor } from '../core/redaction/redactor.js';
-import type { SessionScratchpad } from '../scratchpad/scratchpad.js';
+import type { SessionScratchpad } from '../service/scratchpad.js';
 import type { AnthropicNativeTool } from './adapters/anthropic-shapes.js';
 
 /** A JSON Schema object as sent to a model provider. */

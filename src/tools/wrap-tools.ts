@@ -1,19 +1,19 @@
+import { toOffloadContent } from '../context/offload/offload-content.js';
+import {
+  createOffloadPolicy,
+  type OffloadPolicy,
+  type OffloadPolicyOptions,
+} from '../context/offload/offload-policy.js';
+import { createOffloader } from '../context/offload/offloader.js';
+import type { PreviewContext } from '../context/previews/preview-builder.js';
+import { buildWholePreview } from '../context/previews/preview-registry.js';
 import { ScratchpadError } from '../core/errors.js';
 import { formatCount } from '../core/format.js';
 import { formatError } from '../core/format-error.js';
 import type { JsonObject } from '../core/json.js';
 import { describeLifetime } from '../core/lifetime.js';
 import { assertValidName } from '../core/names.js';
-import { toOffloadContent } from '../scratchpad/offload/offload-content.js';
-import {
-  createOffloadPolicy,
-  type OffloadPolicy,
-  type OffloadPolicyOptions,
-} from '../scratchpad/offload/offload-policy.js';
-import { createOffloader } from '../scratchpad/offload/offloader.js';
-import type { PreviewContext } from '../scratchpad/previews/preview-builder.js';
-import { buildWholePreview } from '../scratchpad/previews/preview-registry.js';
-import type { SessionScratchpad } from '../scratchpad/scratchpad.js';
+import type { SessionScratchpad } from '../service/scratchpad.js';
 import type { JsonSchema } from './tool.js';
 import { TOOL_NAMES } from './tool-names.js';
 

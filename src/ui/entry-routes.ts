@@ -1,5 +1,5 @@
 import { ScratchpadError } from '../core/errors.js';
-import type { Scratchpad } from '../scratchpad/scratchpad.js';
+import type { Scratchpad } from '../service/scratchpad.js';
 import type { ApiRequest, ApiRoute } from './api-route.js';
 import type { GrepReply, PageLine } from './api-types.js';
 import { detailEntry } from './entry-summary.js';

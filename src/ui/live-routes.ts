@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Scratchpad } from '../scratchpad/scratchpad.js';
+import type { Scratchpad } from '../service/scratchpad.js';
 import type { ApiRoute } from './api-route.js';
 import type { TurnIndex } from './turn-index.js';
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendTurnLog } from '../../packages/runtime/src/planner/turn-log.js';
 import type { TurnLogRecord } from '../../packages/runtime/src/planner/turn-record.js';
 import type { Entry } from '../core/entry.js';
-import { createScratchpad, type Scratchpad } from '../scratchpad/scratchpad.js';
+import { createScratchpad, type Scratchpad } from '../service/scratchpad.js';
 import { openStore } from '../stores/open-store.js';
 import { MAX_REPLY_BYTES } from './json-reply.js';
 import { serveUi, type UiServer } from './serve-ui.js';

@@ -13,7 +13,7 @@ import { listen } from '../http/listen.js';
 import { isLoopbackHost } from '../http/loopback.js';
 import { readRequestBody } from '../http/request-body.js';
 import { createRequestGuard, type Rejection } from '../http/request-guard.js';
-import type { Scratchpad } from '../scratchpad/scratchpad.js';
+import type { Scratchpad } from '../service/scratchpad.js';
 import { type ApiReply, type ApiRoute, matchRoute } from './api-route.js';
 import { entryRoutes } from './entry-routes.js';
 import { COMMON_HEADERS, sendError, sendFailure, sendJson } from './json-reply.js';

@@ -1,5 +1,5 @@
 import { clipStrings } from '../core/clip-strings.js';
-import type { Scratchpad } from '../scratchpad/scratchpad.js';
+import type { Scratchpad } from '../service/scratchpad.js';
 import type { ApiRoute } from './api-route.js';
 import type { SearchHit } from './api-types.js';
 import { summarizeEntry } from './entry-summary.js';

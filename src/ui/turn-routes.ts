@@ -1,6 +1,6 @@
 import { clipStrings } from '../core/clip-strings.js';
 import { ScratchpadError } from '../core/errors.js';
-import type { Scratchpad } from '../scratchpad/scratchpad.js';
+import type { Scratchpad } from '../service/scratchpad.js';
 import type { ApiRoute } from './api-route.js';
 import type { ObservationReply, TurnSummary } from './api-types.js';
 import type { IndexedTurn, TurnIndex } from './turn-index.js';

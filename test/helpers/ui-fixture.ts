@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { appendTurnLog } from '../../packages/runtime/src/planner/turn-log.js';
 import type { StepRecordLog, TurnLogRecord } from '../../packages/runtime/src/planner/turn-record.js';
 import type { Entry } from '../../src/core/entry.js';
-import { createScratchpad } from '../../src/scratchpad/scratchpad.js';
+import { createScratchpad } from '../../src/service/scratchpad.js';
 import { openStore } from '../../src/stores/open-store.js';
 
 /** The line of the big log that the browser test searches and greps for. */

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import type { Entry } from '../../core/entry.js';
 import { formatBytes, formatCount } from '../../core/format.js';
-import { DEFAULT_LIST_LIMIT, type ListOrder } from '../../scratchpad/listing/list-options.js';
-import { indexingMessage } from '../../scratchpad/search/indexing-message.js';
-import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from '../../scratchpad/search/search-limit.js';
+import { DEFAULT_LIST_LIMIT, type ListOrder } from '../../service/listing/list-options.js';
+import { indexingMessage } from '../../service/search/indexing-message.js';
+import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from '../../service/search/search-limit.js';
 import type { CliContext } from '../cli-context.js';
 import { indexingProgressLine } from '../indexing-progress-line.js';
 import { nonNegativeInteger, positiveInteger } from '../parse-number.js';

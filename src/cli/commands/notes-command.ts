@@ -14,7 +14,7 @@ export function registerNotesCommand(program: Command, context: CliContext): voi
     .action(async (action: string, flags: { maxTokens?: number }) => {
       if (!['show', 'set', 'append'].includes(action))
         throw usage(`unknown notes action ${JSON.stringify(action)}: use show, set or append`);
-      const { createSessionNotes } = await import('../../scratchpad/notes/session-notes.js');
+      const { createSessionNotes } = await import('../../context/notes/session-notes.js');
       const scratchpad = await context.scratchpad();
       const notes = createSessionNotes({
         session: scratchpad.session(context.options.session),

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { ScratchpadError } from '../../core/errors.js';
 import type { ReadSlice } from '../../core/slice.js';
-import { formatGrepLines } from '../../scratchpad/grep/grep-lines.js';
-import type { EntryRef } from '../../scratchpad/types.js';
+import { formatGrepLines } from '../../service/grep/grep-lines.js';
+import type { EntryRef } from '../../service/types.js';
 import type { CliContext } from '../cli-context.js';
 import { characterRange, lineRange, nonNegativeInteger } from '../parse-number.js';
 

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { formatBytes, formatCount } from '../../core/format.js';
 import { assertValidSession } from '../../core/names.js';
-import { describeGc } from '../../scratchpad/describe-gc.js';
+import { describeGc } from '../../service/describe-gc.js';
 import type { CliContext } from '../cli-context.js';
 import { table } from '../text-table.js';
 import { usage } from './read-command.js';

@@ -1,7 +1,7 @@
 import type { ContentBlock } from '@modelcontextprotocol/sdk/types.js';
 import type { Entry } from '../../core/entry.js';
 import { describeLifetime } from '../../core/lifetime.js';
-import type { SessionScratchpad } from '../../scratchpad/session-scratchpad.js';
+import type { SessionScratchpad } from '../../service/session-scratchpad.js';
 import { entryUri } from '../entry-uri.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Offloader } from '../../context/offload/offloader.js';
 import type { Entry } from '../../core/entry.js';
-import type { Offloader } from '../../scratchpad/offload/offloader.js';
-import type { SessionScratchpad } from '../../scratchpad/session-scratchpad.js';
+import type { SessionScratchpad } from '../../service/session-scratchpad.js';
 import { entryLink, entryReference } from './entry-link.js';
 import { type JsonPath, jsonPointer } from './json-pointer.js';
 import { type StoredText, textBlockPlace } from './stored-text.js';

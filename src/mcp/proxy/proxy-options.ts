@@ -1,7 +1,7 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Server as ModernServer } from '@modelcontextprotocol/server';
-import type { OffloadPolicyOptions } from '../../scratchpad/offload/index.js';
-import type { Scratchpad } from '../../scratchpad/scratchpad.js';
+import type { OffloadPolicyOptions } from '../../context/offload/index.js';
+import type { Scratchpad } from '../../service/scratchpad.js';
 import type { Preset } from '../../tools/preset.js';
 import type { Upstream } from './upstream-endpoint.js';
 

@@ -15,14 +15,14 @@ import {
   type ServerCapabilities as ModernCapabilities,
   Server as ModernServer,
 } from '@modelcontextprotocol/server';
-import { ScratchpadError } from '../../core/errors.js';
-import { formatError } from '../../core/format-error.js';
-import type { Redactor } from '../../core/redaction/redactor.js';
 import {
   createOffloader,
   createOffloadPolicy,
   type OffloadPolicyOptions,
-} from '../../scratchpad/offload/index.js';
+} from '../../context/offload/index.js';
+import { ScratchpadError } from '../../core/errors.js';
+import { formatError } from '../../core/format-error.js';
+import type { Redactor } from '../../core/redaction/redactor.js';
 import { TOOL_NAMES } from '../../tools/tool-names.js';
 import { NO_REUSE_HINTS } from '../modern-mcp-server.js';
 import {

@@ -1,7 +1,7 @@
 import { ErrorCode, McpError, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Offloader } from '../../context/offload/offloader.js';
 import { formatBytes } from '../../core/format.js';
-import type { Offloader } from '../../scratchpad/offload/offloader.js';
-import type { SessionScratchpad } from '../../scratchpad/session-scratchpad.js';
+import type { SessionScratchpad } from '../../service/session-scratchpad.js';
 import { entryUri } from '../entry-uri.js';
 
 /**

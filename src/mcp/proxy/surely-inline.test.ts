@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createOffloadPolicy } from '../../scratchpad/offload/index.js';
+import { createOffloadPolicy } from '../../context/offload/index.js';
 import { surelyInline } from './surely-inline.js';
 
 describe('surelyInline', () => {

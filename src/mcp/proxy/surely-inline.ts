@@ -1,4 +1,4 @@
-import type { OffloadPolicy } from '../../scratchpad/offload/index.js';
+import type { OffloadPolicy } from '../../context/offload/index.js';
 
 /**
  * Whether the offloader would surely keep this one text inline as below its threshold, decided from the text's

@@ -1,6 +1,6 @@
 // Child process for fs-driver.test.ts: hammers one fs store with compare-and-set increments and appends.
 // Usage: node concurrency-worker.fixture.mjs ROOT WORKER ROUNDS (imports the built package from dist/).
-import { createScratchpad } from '../../../dist/scratchpad/scratchpad.js';
+import { createScratchpad } from '../../../dist/service/scratchpad.js';
 import { createFsDriver } from '../../../dist/stores/fs/index.js';
 
 const [root, worker, roundsText] = process.argv.slice(2);

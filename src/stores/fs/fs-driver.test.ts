@@ -22,7 +22,7 @@ import { ensureBuilt } from '../../../test/helpers/built-cli.js';
 import type { Chunk } from '../../core/chunk.js';
 import type { EntryRecord } from '../../core/entry.js';
 import { ScratchpadError } from '../../core/errors.js';
-import { createScratchpad } from '../../scratchpad/scratchpad.js';
+import { createScratchpad } from '../../service/scratchpad.js';
 import { expectCode } from '../../testing/expect-code.js';
 import { runStoreContract } from '../../testing/store-contract.js';
 import { testRecord } from '../../testing/test-record.js';

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readdir, rename, rm, symlink, utimes, writeFile } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createScratchpad, type Scratchpad } from '../../scratchpad/scratchpad.js';
+import { createScratchpad, type Scratchpad } from '../../service/scratchpad.js';
 import { expectCode } from '../../testing/expect-code.js';
 import { createFsDriver } from './index.js';
 

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../../../test/helpers/built-cli.js';
-import { createScratchpad } from '../../scratchpad/scratchpad.js';
+import { createScratchpad } from '../../service/scratchpad.js';
 import { createPostgresDriver } from './postgres-driver.js';
 // @ts-expect-error: a plain JavaScript fixture shared with the child process
 import { contentOf } from './test-fixtures/crash-content.mjs';

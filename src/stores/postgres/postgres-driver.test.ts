@@ -8,7 +8,7 @@ import type { Chunk } from '../../core/chunk.js';
 import type { EntryRecord } from '../../core/entry.js';
 import { ScratchpadError } from '../../core/errors.js';
 import type { ReadSlice } from '../../core/slice.js';
-import { createScratchpad, type Scratchpad } from '../../scratchpad/scratchpad.js';
+import { createScratchpad, type Scratchpad } from '../../service/scratchpad.js';
 import { runStoreContract } from '../../testing/store-contract.js';
 import { testRecord } from '../../testing/test-record.js';
 import type { ChunkInPostgres, CommitResult } from '../driver.js';

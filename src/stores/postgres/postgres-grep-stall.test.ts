@@ -6,8 +6,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probeEventLoop, TEST_STALL_BOUND_MS } from '../../../test/support/event-loop-probe.js';
 import { grepLogPieces } from '../../../test/support/stall-logs.js';
-import { createScratchpad, type Scratchpad } from '../../scratchpad/scratchpad.js';
-import type { GrepResult } from '../../scratchpad/types.js';
+import { createScratchpad, type Scratchpad } from '../../service/scratchpad.js';
+import type { GrepResult } from '../../service/types.js';
 import { createSqliteDriver } from '../sqlite/index.js';
 import { createPostgresDriver } from './postgres-driver.js';
 

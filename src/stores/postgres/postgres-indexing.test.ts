@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireTestServer } from '../../../test/support/require-postgres.js';
-import { createScratchpad, type Scratchpad } from '../../scratchpad/scratchpad.js';
+import { createScratchpad, type Scratchpad } from '../../service/scratchpad.js';
 import { createPostgresDriver } from './postgres-driver.js';
 import type { PostgresPool } from './postgres-pool.js';
 import { PostgresIndexing } from './postgres-search.js';

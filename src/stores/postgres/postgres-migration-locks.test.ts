@@ -4,7 +4,7 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { requireTestServer } from '../../../test/support/require-postgres.js';
 import { ScratchpadError } from '../../core/errors.js';
-import { createScratchpad } from '../../scratchpad/scratchpad.js';
+import { createScratchpad } from '../../service/scratchpad.js';
 import { createPostgresDriver } from './postgres-driver.js';
 import { SCHEMA_VERSION } from './postgres-migrations.js';
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireTestServer } from '../../../test/support/require-postgres.js';
-import { createScratchpad } from '../../scratchpad/scratchpad.js';
+import { createScratchpad } from '../../service/scratchpad.js';
 import { createPostgresDriver } from './postgres-driver.js';
 import { SCHEMA_VERSION } from './postgres-migrations.js';
 

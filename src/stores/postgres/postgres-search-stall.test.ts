@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../../../test/helpers/built-cli.js';
 import { probeEventLoop, TEST_STALL_BOUND_MS } from '../../../test/support/event-loop-probe.js';
 import { searchLogText } from '../../../test/support/stall-logs.js';
-import { createScratchpad, type Scratchpad } from '../../scratchpad/scratchpad.js';
-import type { SearchResult } from '../../scratchpad/types.js';
+import { createScratchpad, type Scratchpad } from '../../service/scratchpad.js';
+import type { SearchResult } from '../../service/types.js';
 import { createPostgresDriver } from './postgres-driver.js';
 
 const url = process.env.SCRATCHPAD_TEST_POSTGRES_URL ?? 'postgres://root@127.0.0.1:5432/test';

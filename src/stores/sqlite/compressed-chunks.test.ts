@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ScratchpadError } from '../../core/errors.js';
-import { createScratchpad, type Scratchpad } from '../../scratchpad/scratchpad.js';
+import { createScratchpad, type Scratchpad } from '../../service/scratchpad.js';
 import { expectCode } from '../../testing/expect-code.js';
 import { type ChunkCompression, CODEC_IDS, compressionAvailable } from '../chunk-codec.js';
 import { createSqliteDriver, type SqliteDriver } from './index.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_CHUNK_SIZE } from '../../core/chunk.js';
-import { createScratchpad, type Scratchpad } from '../../scratchpad/scratchpad.js';
+import { createScratchpad, type Scratchpad } from '../../service/scratchpad.js';
 import { CODEC_IDS } from '../chunk-codec.js';
 import { createMemoryDriver } from '../memory/memory-driver.js';
 import { createSqliteDriver, type SqliteDriver } from './index.js';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createScratchpad } from '../../scratchpad/scratchpad.js';
+import { createScratchpad } from '../../service/scratchpad.js';
 import { createSqliteDriver } from './index.js';
 import { listEntriesSql } from './list-query.js';
 import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from './sqlite-schema.js';

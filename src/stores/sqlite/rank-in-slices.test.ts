@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createScratchpad } from '../../scratchpad/scratchpad.js';
+import { createScratchpad } from '../../service/scratchpad.js';
 import { testRecord } from '../../testing/test-record.js';
 import { createSqliteDriver, type SqliteDriver } from './index.js';
 import { rankInSlices } from './rank-in-slices.js';

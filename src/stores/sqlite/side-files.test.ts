@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { EntryRecord } from '../../core/entry.js';
 import { ScratchpadError } from '../../core/errors.js';
-import { createScratchpad, type Scratchpad } from '../../scratchpad/scratchpad.js';
+import { createScratchpad, type Scratchpad } from '../../service/scratchpad.js';
 import { testRecord } from '../../testing/test-record.js';
 import { BlobDirectory } from './blob-directory.js';
 import { registerChunkTextFunction } from './chunk-text-function.js';

@@ -6,7 +6,7 @@ import type { Chunk } from '../../core/chunk.js';
 import { Chunker } from '../../core/chunker.js';
 import type { EntryRecord } from '../../core/entry.js';
 import { ScratchpadError } from '../../core/errors.js';
-import { createScratchpad, type Scratchpad } from '../../scratchpad/scratchpad.js';
+import { createScratchpad, type Scratchpad } from '../../service/scratchpad.js';
 import { testRecord } from '../../testing/test-record.js';
 import { createSqliteDriver, RETIRED_CONTENT_RETENTION_MS, type SqliteDriver } from './index.js';
 import { openRawConnection, type RawConnection, tracedConnection } from './test-fixtures/raw-connection.js';

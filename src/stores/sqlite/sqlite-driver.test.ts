@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ScratchpadError } from '../../core/errors.js';
-import { createScratchpad } from '../../scratchpad/scratchpad.js';
+import { createScratchpad } from '../../service/scratchpad.js';
 import { runStoreContract } from '../../testing/store-contract.js';
 import type { StoreDriver } from '../driver.js';
 import { createSqliteDriver, type SqliteDriver } from './index.js';

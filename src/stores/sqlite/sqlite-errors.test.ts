@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ScratchpadError, type ScratchpadErrorCode } from '../../core/errors.js';
-import { createScratchpad } from '../../scratchpad/scratchpad.js';
+import { createScratchpad } from '../../service/scratchpad.js';
 import { createSqliteDriver } from './index.js';
 import { toStoreError } from './sqlite-errors.js';
 import { openRawConnection } from './test-fixtures/raw-connection.js';

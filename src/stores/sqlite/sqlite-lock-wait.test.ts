@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { probeEventLoop, TEST_STALL_BOUND_MS } from '../../../test/support/event-loop-probe.js';
 import { ScratchpadError } from '../../core/errors.js';
-import { createScratchpad } from '../../scratchpad/scratchpad.js';
+import { createScratchpad } from '../../service/scratchpad.js';
 import { createSqliteDriver } from './index.js';
 import { openRawConnection, type RawConnection } from './test-fixtures/raw-connection.js';
 

@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ensureBuilt } from '../../../test/helpers/built-cli.js';
-import { createScratchpad } from '../../scratchpad/scratchpad.js';
+import { createScratchpad } from '../../service/scratchpad.js';
 import { BlobDirectory } from './blob-directory.js';
 import { registerChunkTextFunction } from './chunk-text-function.js';
 import { createSqliteDriver } from './index.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { blockFor, probeEventLoop, TEST_STALL_BOUND_MS } from '../../../test/support/event-loop-probe.js';
 import { searchLogText } from '../../../test/support/stall-logs.js';
-import { createScratchpad } from '../../scratchpad/scratchpad.js';
+import { createScratchpad } from '../../service/scratchpad.js';
 import { createSearchTool } from '../../tools/default/search-tool.js';
 import { createSqliteDriver } from './index.js';
 import { openRawConnection } from './test-fixtures/raw-connection.js';

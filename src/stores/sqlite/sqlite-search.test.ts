@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { describeGc } from '../../scratchpad/describe-gc.js';
-import { createScratchpad, type Scratchpad } from '../../scratchpad/scratchpad.js';
+import { describeGc } from '../../service/describe-gc.js';
+import { createScratchpad, type Scratchpad } from '../../service/scratchpad.js';
 import { createSqliteDriver, RETIRED_CONTENT_RETENTION_MS, type SqliteDriver } from './index.js';
 import { openRawConnection, type RawConnection } from './test-fixtures/raw-connection.js';
 

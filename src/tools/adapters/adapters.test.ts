@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createScratchpad } from '../../scratchpad/scratchpad.js';
+import { createScratchpad } from '../../service/scratchpad.js';
 import { createMemoryDriver } from '../../stores/memory/index.js';
 import { createDefaultPreset } from '../default/default-preset.js';
 import { defineTool } from '../tool.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ScratchpadError } from '../../core/errors.js';
-import { createScratchpad } from '../../scratchpad/scratchpad.js';
+import { createScratchpad } from '../../service/scratchpad.js';
 import { createMemoryDriver } from '../../stores/memory/index.js';
 import { createNamedReadTool } from '../presets/named/named-tools.js';
 import { runTool, type ScratchpadTool } from '../tool.js';

@@ -1,5 +1,5 @@
 import { formatBytes, formatCount } from '../../core/format.js';
-import type { GrepResult } from '../../scratchpad/types.js';
+import type { GrepResult } from '../../service/types.js';
 import { TOOL_NAMES } from '../tool-names.js';
 import { renderGrep } from './render.js';
 

@@ -1,7 +1,7 @@
 import { ScratchpadError } from '../../core/errors.js';
 import type { SliceLocation } from '../../core/location.js';
 import type { ReadSlice } from '../../core/slice.js';
-import type { EntryRef, ReadOptions, ReadResult } from '../../scratchpad/types.js';
+import type { EntryRef, ReadOptions, ReadResult } from '../../service/types.js';
 import type { ToolContext } from '../tool.js';
 
 /** Bytes one answer of a `default`-preset tool carries at most, unless the preset is given another cap. */

@@ -3,7 +3,7 @@ import { ScratchpadError } from '../../core/errors.js';
 import { formatBytes } from '../../core/format.js';
 import { parseLineRange } from '../../core/line-range.js';
 import type { ReadSlice } from '../../core/slice.js';
-import type { EntryRef } from '../../scratchpad/types.js';
+import type { EntryRef } from '../../service/types.js';
 import { readForReply } from '../read-for-reply.js';
 import { defineTool, type ScratchpadTool } from '../tool.js';
 import { TOOL_NAMES } from '../tool-names.js';

@@ -1,7 +1,7 @@
 import type { Entry } from '../../core/entry.js';
 import { formatBytes, formatCount } from '../../core/format.js';
-import { formatGrepLines } from '../../scratchpad/grep/grep-lines.js';
-import type { GrepResult, ReadResult } from '../../scratchpad/types.js';
+import { formatGrepLines } from '../../service/grep/grep-lines.js';
+import type { GrepResult, ReadResult } from '../../service/types.js';
 
 /** `"log" (text, 89,042 chars, 1,204 lines, 89.0 KB, version 3)` */
 export function describeEntry(entry: Entry): string {

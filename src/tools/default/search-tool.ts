@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { indexingMessage } from '../../scratchpad/search/indexing-message.js';
+import { indexingMessage } from '../../service/search/indexing-message.js';
 import { defineTool, type ScratchpadTool } from '../tool.js';
 import { TOOL_NAMES } from '../tool-names.js';
 import { ANSWER_FRAME_BYTES } from './capped-read.js';

@@ -5,7 +5,7 @@ import { runRunnableTool } from '@anthropic-ai/sdk/lib/tools/BetaRunnableTool';
 import { betaMemoryTool } from '@anthropic-ai/sdk/tools/memory/node';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ScratchpadError } from '../../../core/errors.js';
-import { createScratchpad, type SessionScratchpad } from '../../../scratchpad/scratchpad.js';
+import { createScratchpad, type SessionScratchpad } from '../../../service/scratchpad.js';
 import type { StoreDriver } from '../../../stores/driver.js';
 import { createMemoryDriver } from '../../../stores/memory/index.js';
 import { createSqliteDriver } from '../../../stores/sqlite/index.js';

@@ -1,7 +1,7 @@
 import type { Entry } from '../../../core/entry.js';
 import { ScratchpadError } from '../../../core/errors.js';
 import { toWellFormedText } from '../../../core/utf8.js';
-import type { SessionScratchpad } from '../../../scratchpad/scratchpad.js';
+import type { SessionScratchpad } from '../../../service/scratchpad.js';
 import type {
   MemoryCommand,
   MemoryCreateCommand,

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { collectAsync } from '../../../core/collect-async.js';
 import type { Entry } from '../../../core/entry.js';
 import { ScratchpadError } from '../../../core/errors.js';
-import type { SessionScratchpad } from '../../../scratchpad/scratchpad.js';
+import type { SessionScratchpad } from '../../../service/scratchpad.js';
 import type { JournalMetadata, MemoryLayout, MemoryNodeKind, NodeMetadata } from './memory-layout.js';
 
 /** What transactions need: the naming layout, a clock, and when a pending journal counts as abandoned. */

@@ -1,7 +1,7 @@
 import { collectAsync } from '../../../core/collect-async.js';
 import type { Entry } from '../../../core/entry.js';
 import { ScratchpadError } from '../../../core/errors.js';
-import type { SessionScratchpad } from '../../../scratchpad/scratchpad.js';
+import type { SessionScratchpad } from '../../../service/scratchpad.js';
 import type { MemoryLayout, MemoryNodeKind, NodeMetadata, TransactionState } from './memory-layout.js';
 import { ancestorDirectories, isWithin, MEMORY_ROOT, parentPath } from './memory-path.js';
 import { settleTransactions, type TransactionOptions } from './memory-transaction.js';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { collectAsync } from '../../../core/collect-async.js';
 import { ScratchpadError } from '../../../core/errors.js';
 import { codePointLength } from '../../../core/utf8.js';
-import type { SessionScratchpad } from '../../../scratchpad/scratchpad.js';
+import type { SessionScratchpad } from '../../../service/scratchpad.js';
 import type { Preset } from '../../preset.js';
 import { defineTool, type ScratchpadTool, type ToolOutput } from '../../tool.js';
 import { TOOL_NAMES } from '../../tool-names.js';

@@ -2,12 +2,12 @@
 export {
   type ChatMessageLike,
   injectIntoLatestUserMessage,
-} from '../../../scratchpad/notes/inject-into-latest-user-message.js';
+} from '../../../context/notes/inject-into-latest-user-message.js';
 export {
   formatNotesBlock,
   type InjectNotesOptions,
   injectNotes,
-} from '../../../scratchpad/notes/inject-notes.js';
+} from '../../../context/notes/inject-notes.js';
 export { createOpenclawPreset, type OpenclawPreset, type OpenclawPresetOptions } from './openclaw-preset.js';
 export { openclawSystemPrompt } from './openclaw-system-prompt.js';
 export {

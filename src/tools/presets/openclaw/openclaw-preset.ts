@@ -1,8 +1,8 @@
-import { type InjectNotesOptions, injectNotes } from '../../../scratchpad/notes/inject-notes.js';
-import { type NotesConfig, resolveNotesConfig } from '../../../scratchpad/notes/notes-config.js';
-import { createSessionNotes, type SessionNotes } from '../../../scratchpad/notes/session-notes.js';
-import type { SessionTranscript } from '../../../scratchpad/notes/session-transcript.js';
-import type { Scratchpad, SessionScratchpad } from '../../../scratchpad/scratchpad.js';
+import { type InjectNotesOptions, injectNotes } from '../../../context/notes/inject-notes.js';
+import { type NotesConfig, resolveNotesConfig } from '../../../context/notes/notes-config.js';
+import { createSessionNotes, type SessionNotes } from '../../../context/notes/session-notes.js';
+import type { SessionTranscript } from '../../../context/notes/session-transcript.js';
+import type { Scratchpad, SessionScratchpad } from '../../../service/scratchpad.js';
 import type { Preset } from '../../preset.js';
 import { openclawSystemPrompt } from './openclaw-system-prompt.js';
 import { createSessionScratchpadTool } from './session-scratchpad-tool.js';

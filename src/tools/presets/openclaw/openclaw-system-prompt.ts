@@ -1,4 +1,4 @@
-import { DEFAULT_NOTES_MAX_TOKENS } from '../../../scratchpad/notes/notes-config.js';
+import { DEFAULT_NOTES_MAX_TOKENS } from '../../../context/notes/notes-config.js';
 
 /**
  * Seed 001's system-prompt section, verbatim, with the budget taken from the configuration. Depends only on

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { SessionNotes } from '../../../scratchpad/notes/session-notes.js';
-import type { SessionScratchpad } from '../../../scratchpad/scratchpad.js';
+import type { SessionNotes } from '../../../context/notes/session-notes.js';
+import type { SessionScratchpad } from '../../../service/scratchpad.js';
 import { defineTool, type JsonSchema, type ScratchpadTool } from '../../tool.js';
 
 /**

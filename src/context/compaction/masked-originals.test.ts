@@ -3,8 +3,8 @@ import type { ModelMessage } from 'ai';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Entry } from '../../core/entry.js';
+import { createScratchpad, type SessionScratchpad } from '../../service/scratchpad.js';
 import { createMemoryDriver } from '../../stores/memory/index.js';
-import { createScratchpad, type SessionScratchpad } from '../scratchpad.js';
 import { compactMessages } from './compact-messages.js';
 import { rebuildMaskedResult, type StoredResultForm } from './stored-result.js';
 

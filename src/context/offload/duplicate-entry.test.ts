@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { createScratchpad } from '../../service/scratchpad.js';
 import { createMemoryDriver } from '../../stores/memory/index.js';
-import { createScratchpad } from '../scratchpad.js';
 import { createOffloadPolicy } from './offload-policy.js';
 import { createOffloader } from './offloader.js';
 

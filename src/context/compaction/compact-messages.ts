@@ -1,11 +1,11 @@
 import type { Entry } from '../../core/entry.js';
 import { ScratchpadError } from '../../core/errors.js';
 import { TOOL_NAMES } from '../../core/tool-names.js';
+import type { SessionScratchpad } from '../../service/scratchpad.js';
 import { formatNotesBlock } from '../notes/inject-notes.js';
 import { findDuplicateEntry } from '../offload/duplicate-entry.js';
 import { EntryNamer } from '../offload/entry-namer.js';
 import { toOffloadContent } from '../offload/offload-content.js';
-import type { SessionScratchpad } from '../scratchpad.js';
 import { type CountTokens, estimateTokens } from '../tokens/estimate-tokens.js';
 import { loadTokenizer, type TokenizerName } from '../tokens/named-tokenizers.js';
 import { isMaskedStub, renderMaskedStub } from './masked-stub.js';

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ScratchpadError } from '../../core/errors.js';
+import { createScratchpad } from '../../service/scratchpad.js';
 import { createMemoryDriver } from '../../stores/memory/memory-driver.js';
-import { createScratchpad } from '../scratchpad.js';
 import {
   createSessionNotes,
   NOTES_CUSTOM_TYPE,

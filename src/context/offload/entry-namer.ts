@@ -1,8 +1,8 @@
 import { ScratchpadError } from '../../core/errors.js';
 import { toNameFragment } from '../../core/names.js';
-import type { SessionScratchpad } from '../scratchpad.js';
-import type { WriteOptions, WriteResult } from '../types.js';
-import type { ContentInput } from '../writing/content-input.js';
+import type { SessionScratchpad } from '../../service/scratchpad.js';
+import type { WriteOptions, WriteResult } from '../../service/types.js';
+import type { ContentInput } from '../../service/writing/content-input.js';
 
 const MAX_ATTEMPTS = 1000;
 

@@ -8,6 +8,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Entry } from '../core/entry.js';
 import type { JsonObject } from '../core/json.js';
+import { createScratchpad, type Scratchpad, type SessionScratchpad } from '../service/scratchpad.js';
 import { createMemoryDriver } from '../stores/memory/index.js';
 import { createPostgresDriver } from '../stores/postgres/postgres-driver.js';
 import { createSqliteDriver } from '../stores/sqlite/index.js';
@@ -17,7 +18,6 @@ import { type MessageShape, rebuildMaskedResult, type StoredResultForm } from '.
 import { createOffloadPolicy, type ObservationFormat } from './offload/offload-policy.js';
 import { createOffloader } from './offload/offloader.js';
 import { RESULT_FIELDS_KEY } from './offload/result-fields.js';
-import { createScratchpad, type Scratchpad, type SessionScratchpad } from './scratchpad.js';
 
 /**
  * Every pointer the offloader and `compactMessages` produce is followed: the entry the observation or stub names

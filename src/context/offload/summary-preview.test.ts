@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ScratchpadError } from '../../core/errors.js';
 import { CORPUS_SECRETS } from '../../core/redaction/secret-corpus.fixture.js';
+import { createScratchpad, type SessionScratchpad } from '../../service/scratchpad.js';
 import { createMemoryDriver } from '../../stores/memory/index.js';
-import { createScratchpad, type SessionScratchpad } from '../scratchpad.js';
 import { createOffloadPolicy } from './offload-policy.js';
 import { createOffloader } from './offloader.js';
 import type { SummarizeOptions, SummarizeRequest } from './summary-preview.js';

@@ -1,9 +1,9 @@
 import { Buffer } from 'node:buffer';
 import type { Entry } from '../../core/entry.js';
+import type { SessionScratchpad } from '../../service/scratchpad.js';
 import { sampleEntry } from '../previews/entry-sample.js';
 import type { PreviewBuilder, PreviewContext, PreviewText } from '../previews/preview-builder.js';
 import { buildPreview } from '../previews/preview-registry.js';
-import type { SessionScratchpad } from '../scratchpad.js';
 
 /**
  * The preview of an entry already in the store, read without holding it: a text entry's builder gets a sample

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { createScratchpad } from '../../service/scratchpad.js';
 import { createMemoryDriver } from '../../stores/memory/index.js';
 import { wrapTools } from '../../tools/wrap-tools.js';
-import { createScratchpad } from '../scratchpad.js';
 import { createOffloadPolicy, type ObservationFormat } from './offload-policy.js';
 import { createOffloader, type OffloadOutcome } from './offloader.js';
 

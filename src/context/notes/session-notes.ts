@@ -1,5 +1,5 @@
 import { ScratchpadError } from '../../core/errors.js';
-import type { SessionScratchpad } from '../scratchpad.js';
+import type { SessionScratchpad } from '../../service/scratchpad.js';
 import { loadTokenCounter, type TokenCounter } from '../tokens/token-counter.js';
 import { type InjectNotesOptions, injectNotes } from './inject-notes.js';
 import { resolveNotesConfig } from './notes-config.js';

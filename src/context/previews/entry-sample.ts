@@ -1,5 +1,5 @@
 import type { Entry } from '../../core/entry.js';
-import type { SessionScratchpad } from '../scratchpad.js';
+import type { SessionScratchpad } from '../../service/scratchpad.js';
 import { type ContentSample, type SampledLine, sampleContent, splitTextLines } from './content-sample.js';
 
 const WHOLE_LIMIT = 768 * 1024;

@@ -1,11 +1,11 @@
 import { Buffer } from 'node:buffer';
 import { describe, expect, it } from 'vitest';
 import { formatCount } from '../../core/format.js';
+import { createScratchpad } from '../../service/scratchpad.js';
 import { createMemoryDriver } from '../../stores/memory/index.js';
 import { lineSignal } from '../previews/line-signals.js';
 import { buildWholePreview, PREVIEW_BUILDERS } from '../previews/preview-registry.js';
 import { salientPreview } from '../previews/salient-preview.js';
-import { createScratchpad } from '../scratchpad.js';
 import { createOffloadPolicy } from './offload-policy.js';
 import { createOffloader } from './offloader.js';
 

@@ -4,9 +4,9 @@ import fc from 'fast-check';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { beforeEach, describe, expect, expectTypeOf, it } from 'vitest';
 import { ScratchpadError } from '../../core/errors.js';
+import { createScratchpad, type Scratchpad, type SessionScratchpad } from '../../service/scratchpad.js';
 import { createMemoryDriver } from '../../stores/memory/index.js';
 import { injectIntoLatestUserMessage } from '../notes/inject-into-latest-user-message.js';
-import { createScratchpad, type Scratchpad, type SessionScratchpad } from '../scratchpad.js';
 import { compactMessages } from './compact-messages.js';
 import { isMaskedStub } from './masked-stub.js';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Entry, EntryKind } from '../../core/entry.js';
 import type { JsonObject, JsonValue } from '../../core/json.js';
-import type { SessionScratchpad } from '../scratchpad.js';
+import type { SessionScratchpad } from '../../service/scratchpad.js';
 import { EntryNamer } from './entry-namer.js';
 
 /**

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { createScratchpad } from '../../service/scratchpad.js';
 import { createMemoryDriver } from '../../stores/memory/index.js';
-import { createScratchpad } from '../scratchpad.js';
 import { splitTextLines } from './content-sample.js';
 import { sampleEntry } from './entry-sample.js';
 

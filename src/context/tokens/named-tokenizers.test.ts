@@ -2,11 +2,11 @@ import { countTokens as cl100kCount } from 'gpt-tokenizer/encoding/cl100k_base';
 import { countTokens as o200kCount } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { ScratchpadError } from '../../core/errors.js';
+import { createScratchpad } from '../../service/scratchpad.js';
 import { createMemoryDriver } from '../../stores/memory/index.js';
 import { compactMessages } from '../compaction/compact-messages.js';
 import { createOffloadPolicy } from '../offload/offload-policy.js';
 import { createOffloader } from '../offload/offloader.js';
-import { createScratchpad } from '../scratchpad.js';
 import { loadTokenizer } from './named-tokenizers.js';
 
 const SAMPLES = {

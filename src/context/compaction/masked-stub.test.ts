@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { describe, expect, it } from 'vitest';
+import { createScratchpad } from '../../service/scratchpad.js';
 import { createMemoryDriver } from '../../stores/memory/index.js';
-import { createScratchpad } from '../scratchpad.js';
 import { compactMessages } from './compact-messages.js';
 
 function conversation(results: string[]): ChatCompletionMessageParam[] {

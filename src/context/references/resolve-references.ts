@@ -1,7 +1,7 @@
 import { ScratchpadError } from '../../core/errors.js';
 import { formatBytes } from '../../core/format.js';
 import { isValidName } from '../../core/names.js';
-import type { SessionScratchpad } from '../scratchpad.js';
+import type { SessionScratchpad } from '../../service/scratchpad.js';
 import type { StepRecord } from './step-values.js';
 
 /** Options for {@link resolveReferences}. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ScratchpadError } from '../../core/errors.js';
+import { createScratchpad } from '../../service/scratchpad.js';
 import { createMemoryDriver } from '../../stores/memory/index.js';
-import { createScratchpad } from '../scratchpad.js';
 import { containsReference, resolveReferences } from './resolve-references.js';
 import type { StepRecord } from './step-values.js';
 

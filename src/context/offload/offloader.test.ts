@@ -2,9 +2,9 @@ import { Buffer } from 'node:buffer';
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { isValidName } from '../../core/names.js';
+import { createScratchpad } from '../../service/scratchpad.js';
 import { createMemoryDriver } from '../../stores/memory/index.js';
 import type { PreviewContext } from '../previews/preview-builder.js';
-import { createScratchpad } from '../scratchpad.js';
 import { createOffloadPolicy, type OffloadPolicyOptions } from './offload-policy.js';
 import { createOffloader, type OffloadOutcome } from './offloader.js';
 
