@@ -427,6 +427,7 @@ export class SqliteDriver implements StoreDriver {
         rank: (from, to, limit) =>
           this.#read(() => this.#search.rank(request.session, query, limit, from, to)),
         lastChunk: () => this.#read(() => this.#search.lastChunk()),
+        matches: () => this.#read(() => this.#search.matches(query)),
       },
       request.limit,
       turns,
