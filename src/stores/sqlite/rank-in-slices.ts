@@ -6,7 +6,8 @@ import type { TurnBudget } from './turn-budget.js';
  * many chunks match at all.
  */
 export interface SliceRanker {
-  rank(from: number, to: number, limit: number): RankedEntry[] | Promise<RankedEntry[]>;
+  /** `matches`: how many chunks match in all, when the ranker counted them. */
+  rank(from: number, to: number, limit: number, matches?: number): RankedEntry[] | Promise<RankedEntry[]>;
   lastChunk(): number | Promise<number>;
   matches?(): number | Promise<number>;
 }
@@ -42,7 +43,7 @@ export async function rankInSlices(
   for (let from = 0; from <= last; ) {
     const started = performance.now();
     const to = from + width;
-    for (const ranked of await ranker.rank(from, to, limit)) {
+    for (const ranked of await ranker.rank(from, to, limit, matches)) {
       // By name: slices are reads of their own, and an entry replaced between two of them shows up with its old
       // content in one and its new content in another; the newer version stands for it.
       const known = best.get(ranked.record.name);

@@ -62,6 +62,7 @@ export class SearchIndex {
   #queued = false;
   readonly #progress: SqliteStatement;
   readonly #rank: SqliteStatement;
+  readonly #rankAll: SqliteStatement;
   readonly #lastChunk: SqliteStatement;
   readonly #matches: SqliteStatement;
   readonly #snippet: SqliteStatement;
@@ -142,8 +143,7 @@ export class SearchIndex {
     // numbers bind), so the bounds are cast. The joins run from the matched chunks out (CROSS JOIN fixes that
     // order): left to itself, the planner went from the session's entries through every chunk of each, so a rare
     // word cost a walk over the session's chunk rows in every slice.
-    this.#rank = database.prepare(
-      `WITH matched AS MATERIALIZED (
+    const rankSql = `WITH matched AS MATERIALIZED (
          SELECT rowid AS chunk, bm25(search_index, ${NAME_WEIGHT}, ${BODY_WEIGHT}) AS rank
          FROM search_index
          WHERE search_index MATCH @query AND rowid >= CAST(@from AS INTEGER) AND rowid < CAST(@to AS INTEGER)
@@ -152,8 +152,11 @@ export class SearchIndex {
        FROM matched CROSS JOIN chunks CROSS JOIN entries
        WHERE chunks.id = matched.chunk AND entries.content = chunks.content
          AND entries.session = @session AND entries.kind = 'text'
-       GROUP BY entries.content ORDER BY rank, entries.name LIMIT @limit`,
-    );
+       GROUP BY entries.content`;
+    this.#rank = database.prepare(`${rankSql} ORDER BY rank, entries.name LIMIT @limit`);
+    // When no more chunks match than the limit, every entry is kept: no ORDER BY (its sort was a third of the
+    // query's time), the few rows are sorted here.
+    this.#rankAll = database.prepare(rankSql);
     this.#matches = database.prepare('SELECT count(*) AS count FROM search_index WHERE search_index MATCH ?');
     this.#lastChunk = database.prepare('SELECT coalesce(max(id), 0) AS id FROM chunks');
     this.#chunkPlace2 = database.prepare(
@@ -268,13 +271,25 @@ export class SearchIndex {
 
   /**
    * The best-ranked entries of `session` for an FTS5 query, one per entry, among the chunks whose ids are in
-   * `[from, to)`: the best `limit` of the whole index are among the best `limit` of the slices together.
+   * `[from, to)`: the best `limit` of the whole index are among the best `limit` of the slices together. Sorted
+   * by rank, then name. `matches`, when given, is how many chunks of the whole index matched (a count read
+   * before): with no more than `limit` of them, all their entries are returned.
    */
-  rank(session: string, query: string, limit: number, from: number, to: number): RankedEntry[] {
-    const rows = this.#rank.all({ query, session, limit, from, to }) as Array<
+  rank(
+    session: string,
+    query: string,
+    limit: number,
+    from: number,
+    to: number,
+    matches?: number,
+  ): RankedEntry[] {
+    const all = matches !== undefined && matches <= limit;
+    const rows = (all ? this.#rankAll : this.#rank).all({ query, session, limit, from, to }) as Array<
       EntryRow & { rank: number; chunk: number }
     >;
-    return rows.map((row) => ({ record: toEntryRecord(row), rank: row.rank, chunk: row.chunk }));
+    const ranked = rows.map((row) => ({ record: toEntryRecord(row), rank: row.rank, chunk: row.chunk }));
+    if (all) ranked.sort(byRankThenName);
+    return ranked;
   }
 
   /** How many indexed chunks (of any session) match an FTS5 query: counted from the index alone, nothing ranked. */
@@ -302,4 +317,10 @@ export class SearchIndex {
       .replace(/\s+/g, ' ')
       .trim();
   }
+}
+
+/** Better rank first (lower), then by name. */
+function byRankThenName(left: RankedEntry, right: RankedEntry): number {
+  if (left.rank !== right.rank) return left.rank - right.rank;
+  return left.record.name < right.record.name ? -1 : left.record.name > right.record.name ? 1 : 0;
 }
