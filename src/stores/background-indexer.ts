@@ -35,6 +35,11 @@ export class BackgroundIndexer {
     this.#step = step;
   }
 
+  /** True while `session`'s loop runs (a step of it may have begun before the caller's last look). */
+  running(session: string): boolean {
+    return this.#running.has(session);
+  }
+
   /**
    * Starts `session`'s loop unless it runs, and waits until it finished or `waitMs` passed. Resolves `true` when
    * the session is fully indexed.

@@ -1,7 +1,7 @@
+import { sampleByteCounts } from '../../core/byte-counts.js';
 import { type CompiledPattern, compilePattern, findMatch } from '../../core/regex.js';
 import { literalAlternatives, requiredLiterals } from '../../core/required-literals.js';
-import { sampleByteCounts } from './byte-counts.js';
-import { foldableAscii, RegionCopy, SimdNeedle, simdAvailable } from './simd-needle.js';
+import { foldableAscii, RegionCopy, SimdNeedle, simdAvailable } from '../../core/simd-needle.js';
 
 /** What {@link LineSearcher.find} is asked for. */
 export interface RegionQuery {

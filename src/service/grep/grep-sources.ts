@@ -1,9 +1,9 @@
 import { closeSync, openSync, read, readSync } from 'node:fs';
 import type { Chunk } from '../../core/chunk.js';
+import { scanBuffer } from '../../core/simd-needle.js';
 import { decodeChunks, type StoredChunk } from '../../stores/chunk-codec.js';
 import type { ChunkInFile, ChunkInPostgres, ChunkSource } from '../../stores/driver.js';
 import type { PostgresChunkFetcher } from '../../stores/postgres/postgres-chunk-fetcher.js';
-import { scanBuffer } from './simd-needle.js';
 
 /**
  * Turns chunk sources into chunks in the grep worker: bytes given are used as they are, chunks in files are read

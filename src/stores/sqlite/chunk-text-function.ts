@@ -57,6 +57,11 @@ export const CHUNK_PLACE_COLUMNS =
  * text does not cross into SQLite and back as it does through the SQL function.
  */
 export function readChunkText(blobs: BlobDirectory | undefined, place: ChunkPlace): string | null {
+  return readChunkBytes(blobs, place)?.toString('utf8') ?? null;
+}
+
+/** The bytes of the chunk at `place`, decompressed; `null` when they cannot be had (as {@link readChunkText}). */
+export function readChunkBytes(blobs: BlobDirectory | undefined, place: ChunkPlace): Buffer | null {
   const { codec, data, name, offset, storedBytes, bytes } = place;
   if (typeof codec !== 'number' || typeof storedBytes !== 'number' || typeof bytes !== 'number') return null;
   let stored: Uint8Array | undefined;
@@ -66,7 +71,7 @@ export function readChunkText(blobs: BlobDirectory | undefined, place: ChunkPlac
   }
   if (!stored || stored.byteLength !== storedBytes) return null;
   try {
-    return decodeChunkBytes(codec, stored, bytes, { where: 'the search index', seq: 0 }).toString('utf8');
+    return decodeChunkBytes(codec, stored, bytes, { where: 'the search index', seq: 0 });
   } catch {
     return null;
   }

@@ -27,6 +27,7 @@ import { ContentIds } from './content-ids.js';
 import { DiskReserve } from './disk-reserve.js';
 import { toFtsQuery } from './fts-query.js';
 import { IndexThread, IndexThreadGone } from './index-thread.js';
+import { IndexedSessions } from './indexed-sessions.js';
 import { rankInSlices } from './rank-in-slices.js';
 import { type BlobFile, ChunkStore, type ExternalChunk } from './sqlite-chunks.js';
 import { type CompletedStaging, commitChange } from './sqlite-commit.js';
@@ -147,6 +148,8 @@ export class SqliteDriver implements StoreDriver {
   readonly #entries: EntryTable;
   readonly #chunks: ChunkStore;
   readonly #search: SearchIndex;
+  /** Sessions found fully indexed, with what says whether the database changed since. */
+  readonly #indexedSessions: IndexedSessions;
   readonly #indexer: BackgroundIndexer;
   /** Works off the un-indexing queue (one loop, key {@link UNINDEX_LOOP}). */
   readonly #unindexer: BackgroundIndexer;
@@ -209,6 +212,7 @@ export class SqliteDriver implements StoreDriver {
       this.#entries = new EntryTable(this.#database);
       this.#chunks = new ChunkStore(this.#database, this.#blobs);
       this.#search = new SearchIndex(this.#database, this.#blobs);
+      this.#indexedSessions = new IndexedSessions(this.#database);
       this.#indexThread =
         this.#ownsDatabase && this.#blobs
           ? new IndexThread(this.path, {
@@ -415,7 +419,7 @@ export class SqliteDriver implements StoreDriver {
     const query = toFtsQuery(request.query);
     const terms = queryTerms(request.query);
     if (query === undefined || request.limit <= 0) return { hits: [] };
-    const complete = await this.#indexer.indexFor(request.session, SEARCH_INDEX_WAIT_MS);
+    const complete = await this.#indexFor(request.session);
     // How far indexing got is read before the ranking: the index thread may finish between the two, and a
     // ranking of the part indexed before must not look complete.
     const progress = complete ? undefined : await this.#read(() => this.#search.progress(request.session));
@@ -424,9 +428,10 @@ export class SqliteDriver implements StoreDriver {
     const turns = new TurnBudget(SEARCH_TURN_MS);
     const ranked = await rankInSlices(
       {
-        rank: (from, to, limit) =>
-          this.#read(() => this.#search.rank(request.session, query, limit, from, to)),
+        rank: (from, to, limit, matches) =>
+          this.#read(() => this.#search.rank(request.session, query, limit, from, to, matches)),
         lastChunk: () => this.#read(() => this.#search.lastChunk()),
+        matches: () => this.#read(() => this.#search.matches(query)),
       },
       request.limit,
       turns,
@@ -442,6 +447,21 @@ export class SqliteDriver implements StoreDriver {
       });
     }
     return progress !== undefined && progress.done < progress.total ? { hits, indexing: progress } : { hits };
+  }
+
+  /**
+   * Indexes what `session` has not indexed yet, for up to {@link SEARCH_INDEX_WAIT_MS}; true when all is indexed. A
+   * session found fully indexed with nothing committed since needs no indexing step. Found so only by a loop
+   * that began after the mark was read: a running loop's step may have looked before a commit that came before.
+   */
+  async #indexFor(session: string): Promise<boolean> {
+    const known = this.#indexedSessions;
+    const mark = this.#run(() => known.mark());
+    if (known.unchanged(session, mark)) return true;
+    const fresh = !this.#indexer.running(session);
+    const complete = await this.#indexer.indexFor(session, SEARCH_INDEX_WAIT_MS);
+    if (complete && fresh) known.found(session, mark);
+    return complete;
   }
 
   /**

@@ -2,11 +2,11 @@ import type { EntryRecord } from '../../core/entry.js';
 import { unsegmentScripts } from '../../core/script-segments.js';
 import type { IndexingProgress } from '../driver.js';
 import type { BlobDirectory } from './blob-directory.js';
-import { CHUNK_PLACE_COLUMNS, type ChunkPlace, readChunkText } from './chunk-text-function.js';
+import { wordSnippetOfBytes } from './byte-snippet.js';
+import { CHUNK_PLACE_COLUMNS, type ChunkPlace, readChunkBytes } from './chunk-text-function.js';
 import type { SqliteDatabase, SqliteStatement } from './sqlite-database.js';
 import { ENTRY_COLUMNS, type EntryRow, toEntryRecord } from './sqlite-records.js';
 import { CHUNK_TEXT, INDEX_TEXT } from './sqlite-schema.js';
-import { wordSnippet } from './word-snippet.js';
 
 /** The joins {@link CHUNK_TEXT} needs to find a chunk's bytes, inline or in a side file. */
 const CHUNK_BYTES_JOINS =
@@ -62,7 +62,9 @@ export class SearchIndex {
   #queued = false;
   readonly #progress: SqliteStatement;
   readonly #rank: SqliteStatement;
+  readonly #rankAll: SqliteStatement;
   readonly #lastChunk: SqliteStatement;
+  readonly #matches: SqliteStatement;
   readonly #snippet: SqliteStatement;
   readonly #chunkPlace2: SqliteStatement;
   readonly #blobs: BlobDirectory | undefined;
@@ -135,20 +137,27 @@ export class SearchIndex {
     const columns = ENTRY_COLUMNS.split(', ')
       .map((column) => `entries.${column}`)
       .join(', ');
-    // bm25() cannot run inside an aggregate, so rank the matching chunks first, then keep each entry's best.
-    // One slice of chunk ids at a time (see `rankInSlices`); FTS5 ignores a rowid constraint bound as a
-    // floating-point number (how JavaScript numbers bind), so the bounds are cast.
-    this.#rank = database.prepare(
-      `WITH matched AS MATERIALIZED (
+    // bm25() cannot run inside an aggregate, so rank the matching chunks first, then keep each entry's best: its
+    // best rank, through the first of its chunks of that rank as they come (by id). One slice of chunk ids at a
+    // time (see `rankInSlices`); FTS5 ignores a rowid constraint bound as a floating-point number (how JavaScript
+    // numbers bind), so the bounds are cast. The joins run from the matched chunks out (CROSS JOIN fixes that
+    // order): left to itself, the planner went from the session's entries through every chunk of each, so a rare
+    // word cost a walk over the session's chunk rows in every slice.
+    const rankSql = `WITH matched AS MATERIALIZED (
          SELECT rowid AS chunk, bm25(search_index, ${NAME_WEIGHT}, ${BODY_WEIGHT}) AS rank
          FROM search_index
          WHERE search_index MATCH @query AND rowid >= CAST(@from AS INTEGER) AND rowid < CAST(@to AS INTEGER)
        )
        SELECT ${columns}, min(matched.rank) AS rank, matched.chunk AS chunk
-       FROM matched JOIN chunks ON chunks.id = matched.chunk JOIN entries ON entries.content = chunks.content
-       WHERE entries.session = @session AND entries.kind = 'text'
-       GROUP BY entries.content ORDER BY rank, entries.name LIMIT @limit`,
-    );
+       FROM matched CROSS JOIN chunks CROSS JOIN entries
+       WHERE chunks.id = matched.chunk AND entries.content = chunks.content
+         AND entries.session = @session AND entries.kind = 'text'
+       GROUP BY entries.content`;
+    this.#rank = database.prepare(`${rankSql} ORDER BY rank, entries.name LIMIT @limit`);
+    // When no more chunks match than the limit, every entry is kept: no ORDER BY (its sort was a third of the
+    // query's time), the few rows are sorted here.
+    this.#rankAll = database.prepare(rankSql);
+    this.#matches = database.prepare('SELECT count(*) AS count FROM search_index WHERE search_index MATCH ?');
     this.#lastChunk = database.prepare('SELECT coalesce(max(id), 0) AS id FROM chunks');
     this.#chunkPlace2 = database.prepare(
       `SELECT ${CHUNK_PLACE_COLUMNS} FROM chunks ${CHUNK_BYTES_JOINS} WHERE chunks.id = CAST(? AS INTEGER)`,
@@ -262,13 +271,30 @@ export class SearchIndex {
 
   /**
    * The best-ranked entries of `session` for an FTS5 query, one per entry, among the chunks whose ids are in
-   * `[from, to)`: the best `limit` of the whole index are among the best `limit` of the slices together.
+   * `[from, to)`: the best `limit` of the whole index are among the best `limit` of the slices together. Sorted
+   * by rank, then name. `matches`, when given, is how many chunks of the whole index matched (a count read
+   * before): with no more than `limit` of them, all their entries are returned.
    */
-  rank(session: string, query: string, limit: number, from: number, to: number): RankedEntry[] {
-    const rows = this.#rank.all({ query, session, limit, from, to }) as Array<
+  rank(
+    session: string,
+    query: string,
+    limit: number,
+    from: number,
+    to: number,
+    matches?: number,
+  ): RankedEntry[] {
+    const all = matches !== undefined && matches <= limit;
+    const rows = (all ? this.#rankAll : this.#rank).all({ query, session, limit, from, to }) as Array<
       EntryRow & { rank: number; chunk: number }
     >;
-    return rows.map((row) => ({ record: toEntryRecord(row), rank: row.rank, chunk: row.chunk }));
+    const ranked = rows.map((row) => ({ record: toEntryRecord(row), rank: row.rank, chunk: row.chunk }));
+    if (all) ranked.sort(byRankThenName);
+    return ranked;
+  }
+
+  /** How many indexed chunks (of any session) match an FTS5 query: counted from the index alone, nothing ranked. */
+  matches(query: string): number {
+    return (this.#matches.get(query) as { count: number }).count;
   }
 
   /** The highest chunk id in use (0 when there is none): ranking slices end past it. */
@@ -278,17 +304,23 @@ export class SearchIndex {
 
   /**
    * The matched terms of `chunk` in context, marked `[…]`, on one line: cut around the first of `terms` found as a
-   * word in the chunk's text ({@link wordSnippet}), else by FTS5's `snippet()` (which re-tokenizes the chunk: about
-   * ten times as long for a 256 KiB chunk).
+   * word in the chunk's text ({@link wordSnippetOfBytes}, which decodes only the bytes around it), else by FTS5's
+   * `snippet()` (which re-tokenizes the chunk: about ten times as long for a 256 KiB chunk).
    */
   snippet(query: string, chunk: number, terms: readonly string[]): string {
     const place = this.#chunkPlace2.get(chunk) as ChunkPlace | undefined;
-    const text = place ? readChunkText(this.#blobs, place) : null;
-    const cut = text ? wordSnippet(text, terms) : undefined;
+    const bytes = place ? readChunkBytes(this.#blobs, place) : null;
+    const cut = bytes && bytes.byteLength > 0 ? wordSnippetOfBytes(bytes, terms) : undefined;
     if (cut !== undefined) return cut;
     const row = this.#snippet.get(query, chunk) as { snippet: string | null } | undefined;
     return unsegmentScripts(row?.snippet ?? '')
       .replace(/\s+/g, ' ')
       .trim();
   }
+}
+
+/** Better rank first (lower), then by name. */
+function byRankThenName(left: RankedEntry, right: RankedEntry): number {
+  if (left.rank !== right.rank) return left.rank - right.rank;
+  return left.record.name < right.record.name ? -1 : left.record.name > right.record.name ? 1 : 0;
 }

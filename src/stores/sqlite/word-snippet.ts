@@ -7,7 +7,27 @@ const SEGMENTED_SCRIPT =
 const BEFORE_WORDS = 8;
 const TOTAL_WORDS = 24;
 /** Characters looked at on each side of the match for those words (a word longer than this is cut). */
-const SIDE_CHARS = 400;
+export const SIDE_CHARS = 400;
+
+/** A place where one of the query's words stands as a whole word: where it starts, and the text matched. */
+export interface WordPlace {
+  start: number;
+  matched: string;
+}
+
+/** The query words a snippet can be cut around: non-empty, and not of a segmented script. */
+export function plainTerms(terms: readonly string[]): string[] {
+  return terms.filter((term) => term.length > 0 && !SEGMENTED_SCRIPT.test(term));
+}
+
+/**
+ * The pattern of any of `plain` (from {@link plainTerms}) standing as a whole word: not preceded or followed by a
+ * word character. Match it with the `iu` flags (plus `y` or `g`).
+ */
+export function wordPattern(plain: readonly string[]): string {
+  const escaped = plain.map((term) => term.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&'));
+  return `(?<!${WORD})(?:${escaped.join('|')})(?!${WORD})`;
+}
 
 /**
  * A snippet of `text` around the first place one of `terms` (lowercased query words) stands as a whole word, the
@@ -16,23 +36,39 @@ const SIDE_CHARS = 400;
  * FTS5, which re-tokenizes the whole chunk. Finding the word in the chunk's text costs a fraction of that.
  */
 export function wordSnippet(text: string, terms: readonly string[]): string | undefined {
-  const plain = terms.filter((term) => term.length > 0 && !SEGMENTED_SCRIPT.test(term));
+  const plain = plainTerms(terms);
   if (plain.length === 0) return undefined;
-  const escaped = plain.map((term) => term.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&'));
-  const source = `(?<!${WORD})(?:${escaped.join('|')})(?!${WORD})`;
-  const match = new RegExp(source, 'iu').exec(text);
+  const match = new RegExp(wordPattern(plain), 'iu').exec(text);
   if (!match) return undefined;
-  const start = match.index;
-  const end = start + match[0].length;
+  return snippetAround(text, { start: match.index, matched: match[0] }, plain, {
+    atStart: true,
+    atEnd: true,
+  });
+}
+
+/**
+ * The snippet around `place` in `text`, a window of a longer text or all of it: `atStart` and `atEnd` say whether
+ * the window starts and ends where the text does. A window that does not must hold at least {@link SIDE_CHARS}
+ * characters on that side of the match, so the snippet is the one the whole text gives.
+ */
+export function snippetAround(
+  text: string,
+  place: WordPlace,
+  plain: readonly string[],
+  window: { atStart: boolean; atEnd: boolean },
+): string {
+  const source = wordPattern(plain);
+  const start = place.start;
+  const end = start + place.matched.length;
   const before = text.slice(Math.max(0, start - SIDE_CHARS), start).split(/\s+/);
   const after = text.slice(end, end + SIDE_CHARS).split(/\s+/);
   // The word the match is in continues on each side up to the nearest space.
   const shownBefore = before.slice(-(BEFORE_WORDS + 1));
   const shownAfter = after.slice(0, TOTAL_WORDS - shownBefore.length + 1);
-  const cutBefore = shownBefore.length < before.length || start - SIDE_CHARS > 0;
-  const cutAfter = shownAfter.length < after.length || end + SIDE_CHARS < text.length;
+  const cutBefore = shownBefore.length < before.length || !window.atStart || start - SIDE_CHARS > 0;
+  const cutAfter = shownAfter.length < after.length || !window.atEnd || end + SIDE_CHARS < text.length;
   // Every query word in the window is marked, as FTS5's snippet() marks them.
-  const snippet = `${shownBefore.join(' ')}${match[0]}${shownAfter.join(' ')}`
+  const snippet = `${shownBefore.join(' ')}${place.matched}${shownAfter.join(' ')}`
     .replace(new RegExp(source, 'giu'), '[$&]')
     .replace(/\s+/g, ' ')
     .trim();
