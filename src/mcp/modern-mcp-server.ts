@@ -32,15 +32,24 @@ export const NO_REUSE_HINTS = {
  * completions are the same objects as the 2025-11-25 server's, so the two eras cannot drift apart.
  *
  * The SDK calls this once per HTTP request or stdio connection; nothing here outlives that but the store.
+ *
+ * A dynamic preset's tool list changes when the session's first entry appears: a 2025-11-25 connection hears it
+ * from this server (`notifications/tools/list_changed`); a 2026-07-28 client hears it on a `subscriptions/listen`
+ * stream, which the serving entry feeds (`serveStdioEras` or `serveHttp` with `watchToolList`). Pass
+ * `toolListWatched: true` only when it does: it is what lets the server declare `tools.listChanged` to 2026 clients.
  */
-export function createModernMcpServer(options: McpServerOptions, era: 'legacy' | 'modern'): Server {
+export function createModernMcpServer(
+  options: McpServerOptions,
+  era: 'legacy' | 'modern',
+  { toolListWatched = false }: { toolListWatched?: boolean } = {},
+): Server {
   const own = serveSession(options);
   const { serverInfo, instructions, tools, presence } = own;
   const server = new Server(serverInfo, {
-    // 2025-11-25 connections hear `tools/list_changed` when the read tool appears; 2026-07-28 has no connection
-    // to send it on (its successor, `subscriptions/listen`, is not served yet), so it claims no such notice.
+    // Claimed only where it is delivered: on a 2025-11-25 connection by this server, to 2026-07-28 listeners by
+    // the serving entry's watch.
     capabilities: {
-      tools: { listChanged: era === 'legacy' && tools.dynamic },
+      tools: { listChanged: tools.dynamic && (era === 'legacy' || toolListWatched) },
       resources: {},
       completions: {},
     },

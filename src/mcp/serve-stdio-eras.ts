@@ -1,6 +1,7 @@
 import type { Server as LegacyServer } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Server } from '@modelcontextprotocol/server';
 import { serveStdio as serveStdioBothEras } from '@modelcontextprotocol/server/stdio';
+import type { ToolListWatch } from './tool-list-watch.js';
 import {
   BoundedStdioServerTransport,
   type BoundedStdioServerTransportOptions,
@@ -12,13 +13,17 @@ import {
  * 2026-07-28) and asks `createServer` for a server of that era; with `createLegacyServer`, an `initialize`
  * opening goes to the v1 SDK server it makes instead. The transport is ours, so requests over
  * `maxRequestBytes` and replies over `maxReplyBytes` are refused with errors that name the limit, in both eras.
+ * With `watchToolList`, a 2026-07-28 connection's server announces each change it reports, which the SDK delivers
+ * on the connection's `subscriptions/listen` subscriptions that asked for tool-list changes; the watch stops when
+ * the connection closes.
  */
 export async function serveStdioEras(
   createServer: (era: 'legacy' | 'modern') => Server,
-  options: BoundedStdioServerTransportOptions = {},
+  options: BoundedStdioServerTransportOptions & { watchToolList?: ToolListWatch } = {},
   createLegacyServer?: () => LegacyServer,
 ): Promise<void> {
-  const transport = new BoundedStdioServerTransport(options);
+  const { watchToolList, ...transportOptions } = options;
+  const transport = new BoundedStdioServerTransport(transportOptions);
   if (createLegacyServer) {
     // An `initialize` opening is served by the v1 SDK's server, as before the 2026 revision: the same handlers,
     // with less work per message than the v2 server's 2025 mode (the proxy's added cost per call).
@@ -47,7 +52,28 @@ export async function serveStdioEras(
       },
     });
   });
-  const handle = serveStdioBothEras((context) => createServer(context.era), { transport });
+  const handle = serveStdioBothEras(
+    (context) => {
+      const server = createServer(context.era);
+      if (context.era === 'modern' && watchToolList) announceWhileOpen(server, watchToolList);
+      return server;
+    },
+    { transport },
+  );
   await closed;
   await handle.close().catch(() => undefined);
+}
+
+/**
+ * Sends `notifications/tools/list_changed` from `server` on each change `watch` reports, until the server closes
+ * (the SDK closes a discarded `server/discover` probe's server too). The v2 SDK's stdio entry routes it onto the
+ * open `subscriptions/listen` subscriptions that asked for tool-list changes, and drops it when there are none.
+ */
+function announceWhileOpen(server: Server, watch: ToolListWatch): void {
+  const stop = watch(() => void server.sendToolListChanged().catch(() => undefined));
+  const previous = server.onclose;
+  server.onclose = () => {
+    stop();
+    previous?.();
+  };
 }

@@ -32,13 +32,19 @@ export function registerMcpCommand(program: Command, context: CliContext): void 
     .option('--max-reply-bytes <n>', 'largest reply sent (default 8 MiB)', positiveInteger)
     .action(async (flags: McpFlags) => {
       checkHttpFlags(flags);
-      const [{ createMcpServer }, { createModernMcpServer }, { serveStdioEras }, { createPreset }] =
-        await Promise.all([
-          import('../../mcp/mcp-server.js'),
-          import('../../mcp/modern-mcp-server.js'),
-          import('../../mcp/serve-stdio-eras.js'),
-          import('../../tools/presets/create-preset.js'),
-        ]);
+      const [
+        { createMcpServer },
+        { createModernMcpServer },
+        { serveStdioEras },
+        { createPreset },
+        { EntryPresence },
+      ] = await Promise.all([
+        import('../../mcp/mcp-server.js'),
+        import('../../mcp/modern-mcp-server.js'),
+        import('../../mcp/serve-stdio-eras.js'),
+        import('../../tools/presets/create-preset.js'),
+        import('../../mcp/entry-presence.js'),
+      ]);
       const scratchpad = await context.scratchpad();
       const session = context.options.session;
       const serverOptions = () => ({
@@ -47,11 +53,16 @@ export function registerMcpCommand(program: Command, context: CliContext): void 
         preset: createPreset(flags.preset),
         ...(flags.maxReplyBytes === undefined ? {} : { maxReplyBytes: flags.maxReplyBytes }),
       });
-      const buildModern = (era: 'legacy' | 'modern') => createModernMcpServer(serverOptions(), era);
+      // A preset whose read tool appears with the session's first entry: 2026-07-28 listeners hear that change.
+      const watchToolList = createPreset(flags.preset).readToolOnDemand
+        ? (announce: () => void) => new EntryPresence(scratchpad.session(session)).onChange(announce)
+        : undefined;
       if (!flags.http) {
         await serveStdioEras(
-          buildModern,
+          (era) =>
+            createModernMcpServer(serverOptions(), era, { toolListWatched: watchToolList !== undefined }),
           {
+            ...(watchToolList ? { watchToolList } : {}),
             stdin: context.stdin,
             stdout: context.stdout,
             ...(flags.maxRequestBytes === undefined ? {} : { maxRequestBytes: flags.maxRequestBytes }),
@@ -65,6 +76,7 @@ export function registerMcpCommand(program: Command, context: CliContext): void 
         context,
         { ...flags, http: flags.http },
         () => createMcpServer(serverOptions()),
+        // No tool-list watch here yet (serveMcpHttp takes none): the 2026 server declares `tools.listChanged: false`.
         () => createModernMcpServer(serverOptions(), 'modern'),
         `scratchpad mcp: serving ${flags.preset} tools for session "${session}"`,
         // Its handlers send nothing while they run: one JSON body per call, about twice the calls per second.

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { createMcpHandler, isLegacyRequest, type Server } from '@modelcontextprotocol/server';
+import { ToolListEventBus, type ToolListWatch } from '../tool-list-watch.js';
 import { replaceOversizedReply } from '../transport/message-limits.js';
 import { relayLimitedEvents } from './reply-limited-sse.js';
 import { createSummarisedLog } from './summarised-log.js';
@@ -12,6 +13,11 @@ export interface ModernHttpRouteOptions {
   maxRequestBytes: number;
   maxReplyBytes: number;
   log: (message: string) => void;
+  /**
+   * What changes the tool list: its changes reach every `subscriptions/listen` stream that asked for them. Without
+   * it nothing is announced, and the server must declare `tools.listChanged: false`.
+   */
+  watchToolList?: ToolListWatch;
 }
 
 /** The 2026-07-28 leg of the HTTP endpoint, next to the sessionful 2025-11-25 one. */
@@ -28,7 +34,9 @@ export interface ModernHttpRoute {
  * 2025-11-25 traffic stays on the sessionful transport it had before, routed there by the SDK's own
  * `isLegacyRequest`. The caller has already applied the HTTP guards (Host, Origin, token, method, body size).
  * Every result is held to `maxReplyBytes`, in a JSON reply and in an SSE one (only when a handler sends something
- * before its result: the proxy's forwarded progress), which is relayed event by event as it arrives.
+ * before its result: the proxy's forwarded progress), which is relayed event by event as it arrives. A
+ * `subscriptions/listen` stream stays open until the client goes away or the route closes, and carries the tool
+ * list's changes when `watchToolList` is given.
  */
 export function createModernHttpRoute(options: ModernHttpRouteOptions): ModernHttpRoute {
   // A client can send refused requests at will: one line per minute, and a count, not one line each.
@@ -37,8 +45,10 @@ export function createModernHttpRoute(options: ModernHttpRouteOptions): ModernHt
     prefix: 'scratchpad: ',
     what: '2026-07-28 requests refused or failed',
   });
+  const bus = options.watchToolList ? new ToolListEventBus(options.watchToolList) : undefined;
   const handler = createMcpHandler(() => options.createServer(), {
     legacy: 'reject',
+    ...(bus ? { bus } : {}),
     // 'auto': a plain JSON reply unless a handler sends something before its result (ours send nothing).
     responseMode: 'auto',
     maxRequestBodySize: options.maxRequestBytes,
@@ -52,7 +62,10 @@ export function createModernHttpRoute(options: ModernHttpRouteOptions): ModernHt
       }));
     },
     async serve(request, response, bytes, body) {
-      const answer = await handler.fetch(toWebRequest(request, bytes), { parsedBody: body });
+      // A client that goes away aborts the request: a listen stream is torn down (and stops its watch) then.
+      const gone = new AbortController();
+      response.once('close', () => gone.abort());
+      const answer = await handler.fetch(toWebRequest(request, bytes, gone.signal), { parsedBody: body });
       const headers: Record<string, string> = {};
       answer.headers.forEach((value, key) => {
         headers[key] = value;
@@ -77,9 +90,10 @@ export function createModernHttpRoute(options: ModernHttpRouteOptions): ModernHt
       delete headers['content-length'];
       response.writeHead(answer.status, headers).end(replaced);
     },
-    close: () => {
+    close: async () => {
       refused.flush();
-      return handler.close();
+      await handler.close();
+      bus?.stop();
     },
   };
 }
@@ -95,7 +109,7 @@ function limitReply(text: string, size: number, maxReplyBytes: number): string {
   return JSON.stringify(replaced);
 }
 
-function toWebRequest(request: IncomingMessage, bytes: Buffer): Request {
+function toWebRequest(request: IncomingMessage, bytes: Buffer, signal?: AbortSignal): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
     if (value === undefined) continue;
@@ -105,6 +119,7 @@ function toWebRequest(request: IncomingMessage, bytes: Buffer): Request {
   return new Request(url, {
     method: request.method ?? 'POST',
     headers,
+    ...(signal ? { signal } : {}),
     ...(request.method === 'POST' ? { body: new Uint8Array(bytes) } : {}),
   });
 }

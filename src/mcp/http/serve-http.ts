@@ -16,6 +16,7 @@ import { type HttpAddress, parseHttpAddress } from '../../http/http-address.js';
 import { listen } from '../../http/listen.js';
 import { readRequestBody } from '../../http/request-body.js';
 import { createRequestGuard } from '../../http/request-guard.js';
+import type { ToolListWatch } from '../tool-list-watch.js';
 import {
   DEFAULT_MAX_REPLY_BYTES,
   DEFAULT_MAX_REQUEST_BYTES,
@@ -33,6 +34,12 @@ export interface ServeHttpOptions {
    * answers a 2026-07-28 client as a 2025-era server does (which makes a negotiating client fall back).
    */
   createModernServer?: () => ModernServer;
+  /**
+   * With `createModernServer`: what changes the tool list (for `scratchpad mcp`, the session's first entry). Its
+   * changes reach 2026-07-28 clients listening through `subscriptions/listen`; the watch runs only while one is.
+   * Without it the modern server must declare `tools.listChanged: false`.
+   */
+  watchToolList?: ToolListWatch;
   /** `HOST:PORT` or a parsed address; port 0 picks a free port. */
   address: string | HttpAddress;
   /** Bearer token every request must carry; required unless the address is loopback. */
@@ -98,7 +105,13 @@ export async function serveHttp(options: ServeHttpOptions): Promise<McpHttpServe
   });
   const sessions = new Map<string, Session>();
   const modern = options.createModernServer
-    ? createModernHttpRoute({ createServer: options.createModernServer, maxRequestBytes, maxReplyBytes, log })
+    ? createModernHttpRoute({
+        createServer: options.createModernServer,
+        maxRequestBytes,
+        maxReplyBytes,
+        log,
+        ...(options.watchToolList ? { watchToolList: options.watchToolList } : {}),
+      })
     : undefined;
 
   const closeSession = (id: string): void => {
