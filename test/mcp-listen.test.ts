@@ -2,6 +2,7 @@
 // preset's read tool appears with the session's first entry, as a 2025-11-25 connection hears
 // `notifications/tools/list_changed`; a static preset says `tools.listChanged: false` and honours no such filter.
 // The real v2 client over stdio (the built CLI) and over real HTTP (serveHttp in process, with the watch).
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +16,7 @@ import { EntryPresence } from '../src/mcp/entry-presence.js';
 import { type McpHttpServer, serveHttp } from '../src/mcp/http/serve-http.js';
 import { createMcpServer } from '../src/mcp/mcp-server.js';
 import { createModernMcpServer } from '../src/mcp/modern-mcp-server.js';
-import { createScratchpad, type Scratchpad } from '../src/scratchpad/scratchpad.js';
+import { createScratchpad, type Scratchpad } from '../src/service/scratchpad.js';
 import { createSqliteDriver } from '../src/stores/sqlite/sqlite-driver.js';
 import type { PresetName } from '../src/tools/preset.js';
 import { createPreset } from '../src/tools/presets/create-preset.js';
@@ -26,6 +27,7 @@ let dbPath: string;
 /** The same database file the CLI servers use: what another process writing to the session looks like. */
 let scratchpad: Scratchpad;
 const servers: McpHttpServer[] = [];
+const children: ChildProcess[] = [];
 
 beforeAll(() => {
   home = mkdtempSync(join(tmpdir(), 'scratchpad-listen-'));
@@ -35,6 +37,7 @@ beforeAll(() => {
 
 afterAll(async () => {
   for (const server of servers) await server.close();
+  for (const child of children) child.kill();
   await scratchpad?.close();
   rmSync(home, { recursive: true, force: true });
 });
@@ -45,6 +48,28 @@ function stdioTransport(session: string, preset: PresetName): ModernStdioTranspo
     args: [builtCli(), '--db', dbPath, '--session', session, 'mcp', '--preset', preset],
     env: { ...(process.env as Record<string, string>), XDG_DATA_HOME: home },
     stderr: 'ignore',
+  });
+}
+
+/** `scratchpad mcp --http` for one session: its URL once it says where it listens. */
+async function cliHttpUrl(session: string, preset: PresetName): Promise<URL> {
+  const child = spawn(
+    process.execPath,
+    [builtCli(), '--db', dbPath, '--session', session, 'mcp', '--preset', preset, '--http', '127.0.0.1:0'],
+    {
+      env: { ...process.env, XDG_DATA_HOME: home, SCRATCHPAD_TOKEN: '' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
+  children.push(child);
+  let stderr = '';
+  return new Promise<URL>((resolve, reject) => {
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      const match = /at (http:\/\/\S+\/mcp)/.exec(stderr);
+      if (match) resolve(new URL(match[1] as string));
+    });
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${stderr}`)));
   });
 }
 
@@ -91,9 +116,13 @@ describe.each([
     'http',
     async (session: string, preset: PresetName) => new ModernHttpTransport(await httpUrl(session, preset)),
   ],
+  [
+    'http (the CLI)',
+    async (session: string, preset: PresetName) => new ModernHttpTransport(await cliHttpUrl(session, preset)),
+  ],
 ] as const)('subscriptions/listen over %s', (kind, transportFor) => {
   it('tells a listening 2026 client that the tool list changed when the first entry is written', async () => {
-    const session = `dynamic-${kind}`;
+    const session = `dynamic-${kind.replace(/\W/g, '')}`;
     const { client, changed } = await modernClient(await transportFor(session, 'metnos'));
     try {
       expect(client.getServerCapabilities()?.tools?.listChanged).toBe(true);
@@ -112,12 +141,12 @@ describe.each([
   });
 
   it('tells a client of a static preset listChanged false, and honours no tool-list filter', async () => {
-    const { client } = await modernClient(await transportFor(`static-${kind}`, 'default'));
+    const { client } = await modernClient(await transportFor(`static-${kind.replace(/\W/g, '')}`, 'default'));
     try {
       expect(client.getServerCapabilities()?.tools?.listChanged).toBe(false);
       const subscription = await client.listen({ toolsListChanged: true });
       expect(subscription.honoredFilter).toEqual({});
-      if (kind === 'http') {
+      if (kind !== 'stdio') {
         // Nothing to deliver: the SDK's HTTP entry ends the subscription at once.
         expect(await subscription.closed).toBe('graceful');
       } else {

@@ -76,11 +76,12 @@ export function registerMcpCommand(program: Command, context: CliContext): void 
         context,
         { ...flags, http: flags.http },
         () => createMcpServer(serverOptions()),
-        // No tool-list watch here yet (serveMcpHttp takes none): the 2026 server declares `tools.listChanged: false`.
-        () => createModernMcpServer(serverOptions(), 'modern'),
+        () =>
+          createModernMcpServer(serverOptions(), 'modern', { toolListWatched: watchToolList !== undefined }),
         `scratchpad mcp: serving ${flags.preset} tools for session "${session}"`,
         // Its handlers send nothing while they run: one JSON body per call, about twice the calls per second.
         'json',
+        watchToolList,
       );
     });
 }

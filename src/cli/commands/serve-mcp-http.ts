@@ -2,6 +2,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Server as ModernServer } from '@modelcontextprotocol/server';
 import type { Option as CommanderOption } from 'commander';
 import { ScratchpadError } from '../../core/errors.js';
+import type { ToolListWatch } from '../../mcp/tool-list-watch.js';
 import type { CliContext } from '../cli-context.js';
 import { Option } from '../commander.js';
 
@@ -51,6 +52,7 @@ export async function serveMcpHttp(
   createModernServer: (() => ModernServer) | undefined,
   what: string,
   replies: 'stream' | 'json',
+  watchToolList?: ToolListWatch,
 ): Promise<void> {
   const [{ serveHttp }, { loadToken }] = await Promise.all([
     import('../../mcp/http/serve-http.js'),
@@ -64,6 +66,7 @@ export async function serveMcpHttp(
     createServer,
     replies,
     ...(createModernServer ? { createModernServer } : {}),
+    ...(watchToolList ? { watchToolList } : {}),
     address: flags.http,
     allowedHosts: flags.allowedHost,
     ...(token === undefined ? {} : { token }),
