@@ -21,15 +21,19 @@ export const configField = {
   boolean(): z.ZodBoolean {
     return z.boolean().register(configFieldMeta, { expected: 'true or false', example: 'true (no quotes)' });
   },
-  /** A whole number of at least `minimum` (default 1). */
-  integer(minimum = 1): z.ZodNumber {
-    return z
-      .int()
-      .min(minimum)
-      .register(configFieldMeta, {
-        expected: `a whole number, ${minimum} or more`,
-        example: `${Math.max(minimum, 1) * 10} (no quotes)`,
-      });
+  /**
+   * A whole number of at least `minimum` (default 1) and, when given, at most `maximum`; `example` is the value
+   * the hint suggests (default ten times the minimum).
+   */
+  integer(minimum = 1, maximum?: number, example = `${Math.max(minimum, 1) * 10}`): z.ZodNumber {
+    const schema = z.int().min(minimum);
+    return (maximum === undefined ? schema : schema.max(maximum)).register(configFieldMeta, {
+      expected:
+        maximum === undefined
+          ? `a whole number, ${minimum} or more`
+          : `a whole number from ${minimum} to ${maximum}`,
+      example: `${example} (no quotes)`,
+    });
   },
   /** One of `choices`. */
   choice<const Choice extends string>(choices: readonly Choice[]): z.ZodType<Choice> {
