@@ -6,6 +6,8 @@ export interface ConfigFieldMeta {
   readonly expected: string;
   /** The value of a correct line, as written in TOML: `true (no quotes)`, `"work"`. */
   readonly example: string;
+  /** Leave the given value out of the message (it may be a secret, such as a key where its variable's name belongs). */
+  readonly redact?: boolean;
 }
 
 /** The schemas of config keys, each with the words {@link parseConfigSection} reports a wrong value with. */
@@ -34,6 +36,13 @@ export const configField = {
           : `a whole number from ${minimum} to ${maximum}`,
       example: `${example} (no quotes)`,
     });
+  },
+  /** A string with more than white space in it. */
+  string(): z.ZodString {
+    return z
+      .string()
+      .refine((value) => value.trim() !== '')
+      .register(configFieldMeta, { expected: 'a non-empty string', example: '"…" with quotes' });
   },
   /** One of `choices`. */
   choice<const Choice extends string>(choices: readonly Choice[]): z.ZodType<Choice> {

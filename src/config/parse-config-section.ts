@@ -5,12 +5,13 @@ import { type ConfigSource, configProblem } from './config-problem.js';
 
 /**
  * The table at `keyPath` (`['runtime', 'summaries']`) of a parsed `config.toml`, checked against `schema` (a
- * `z.strictObject` of {@link configField} schemas): the keys it holds, typed (an absent table holds none). A
- * value that is not a table, an unknown key, or a wrong value is a `CONFIG_INVALID` naming the file, the key's
+ * `z.strictObject` of {@link configField} schemas, or a `z.looseObject` for a table other components also read):
+ * the keys it holds, typed (an absent table holds none). A value that is not a table, an unknown key (strict
+ * schemas), or a wrong value is a `CONFIG_INVALID` naming the file, the key's
  * line, what the key expects and what was given.
  */
 export function parseConfigSection<Shape extends z.ZodRawShape>(
-  schema: z.ZodObject<Shape, z.core.$strict>,
+  schema: z.ZodObject<Shape, z.core.$ZodObjectConfig>,
   value: unknown,
   keyPath: readonly string[],
   source: ConfigSource,
@@ -55,7 +56,7 @@ function sectionProblem(
   return configProblem(
     source,
     [...keyPath, key],
-    `${key} must be ${expected} (got ${given(table[key])})`,
+    meta?.redact ? `${key} must be ${expected}` : `${key} must be ${expected} (got ${given(table[key])})`,
     hint,
   );
 }
