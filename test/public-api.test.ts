@@ -164,7 +164,6 @@ const PUBLIC_API: Record<string, string[]> = {
     'parseToml',
     'scratchpadConfigDir',
     'scratchpadDataDir',
-    'tomlKeyLine',
   ],
   'llm-scratchpad-runtime': [
     'DEFAULT_JUDGE_THRESHOLD',

@@ -21,12 +21,10 @@ export { parseToml } from '../config/parse-toml.js';
  * keys and wrong values reported with the key's line, what it expects and what was given.
  */
 export { parseConfigSection } from '../config/parse-config-section.js';
-/** Schemas for config values (boolean, whole number, choice, string list, custom), each saying what it expects. */
+/** Schemas for config values (boolean, whole number, string, choice, string list, custom), each saying what it expects. */
 export { configField, type ConfigFieldMeta } from '../config/config-field.js';
 /** The `CONFIG_INVALID` for one key of a config file (`path:line: message`), for checks across keys. */
 export { configProblem, type ConfigSource } from '../config/config-problem.js';
-/** The line of a key in the config text, for messages. */
-export { tomlKeyLine } from '../config/toml-key-line.js';
 
 // ── Folders ──────────────────────────────────────────────────────────────────────────────────────────────────
 
