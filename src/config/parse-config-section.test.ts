@@ -74,7 +74,7 @@ describe('parseConfigSection', () => {
       ],
       [
         '[app.part]\ntags = ["a", "B"]\n',
-        '/etc/c.toml:2: tags must be a list of tags (lower case) (got a list of 2)',
+        '/etc/c.toml:2: tags must be a list of tags (lower case) (got "B", item 2)',
         'Write tags = ["a"].',
       ],
       [

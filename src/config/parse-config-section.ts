@@ -56,9 +56,17 @@ function sectionProblem(
   return configProblem(
     source,
     [...keyPath, key],
-    meta?.redact ? `${key} must be ${expected}` : `${key} must be ${expected} (got ${given(table[key])})`,
+    meta?.redact
+      ? `${key} must be ${expected}`
+      : `${key} must be ${expected} (got ${givenAt(table[key], issue?.path[1])})`,
     hint,
   );
+}
+
+/** What was given for a key, or for its item at `index` when a list holds one bad item: `"B", item 2`. */
+function givenAt(value: unknown, index: PropertyKey | undefined): string {
+  if (Array.isArray(value) && typeof index === 'number') return `${given(value[index])}, item ${index + 1}`;
+  return given(value);
 }
 
 /** A short, printable account of a wrong value: `"yes"`, `0`, `a list of 3`, `a table`. */
