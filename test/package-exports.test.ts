@@ -83,7 +83,7 @@ describe('package entry points (built dist)', () => {
       ]),
     );
     expect(load('llm-scratchpad/extension').exports).toEqual(
-      expect.arrayContaining(['readSection', 'StateDatabase', 'scratchpadDataDir']),
+      expect.arrayContaining(['parseConfigSection', 'StateDatabase', 'scratchpadDataDir']),
     );
     expect(load('llm-scratchpad/cli').exports).toContain('table');
     expect(load('llm-scratchpad/ui').exports).toContain('serveUi');

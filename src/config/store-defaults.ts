@@ -1,10 +1,12 @@
 import { readFileSync } from 'node:fs';
+import { z } from 'zod';
 import { isValidName, NAME_RULE } from '../core/names.js';
 import { MAX_TTL_SECONDS, TTL_SECONDS_RANGE } from '../core/ttl.js';
+import { configField } from './config-field.js';
 import { configFilePath, type Environment } from './config-path.js';
 import { configReadError } from './config-read-error.js';
+import { parseConfigSection } from './parse-config-section.js';
 import { parseToml } from './parse-toml.js';
-import { readSection } from './section-reader.js';
 
 /**
  * The `[store]` table of `config.toml`: defaults for the store the CLI opens (and so for `mcp`, `proxy` and `ui`).
@@ -21,35 +23,39 @@ export interface StoreDefaults {
   maxSessionBytes?: number;
 }
 
-const STORE_KEYS = ['session', 'default_ttl_seconds', 'max_store_bytes', 'max_session_bytes'];
+const STORE_SCHEMA = z.strictObject({
+  session: configField.custom(
+    z.string().refine(isValidName, {
+      message: `a session id: ${NAME_RULE}`,
+      params: { hint: 'Write session = "work".' },
+    }),
+    { expected: `a session id: ${NAME_RULE}`, example: '"work"' },
+  ),
+  default_ttl_seconds: configField.custom(
+    z
+      .int()
+      .min(1)
+      .refine((seconds) => seconds <= MAX_TTL_SECONDS, {
+        message: TTL_SECONDS_RANGE,
+        params: {
+          hint: 'Write default_ttl_seconds = 86400 for a day, or leave it out to keep entries until deleted.',
+        },
+      }),
+    { expected: 'a whole number, 1 or more', example: '86400 (no quotes)' },
+  ),
+  max_store_bytes: configField.integer(),
+  max_session_bytes: configField.integer(),
+});
 
 /** Reads `[store]` out of a config file's text; a bad value is a `CONFIG_INVALID` naming the file, line and key. */
 function parseStoreDefaults(text: string, path: string): StoreDefaults {
   const raw = parseToml(text, path);
-  const store = readSection(raw.store, ['store'], STORE_KEYS, { text, path });
+  const store = parseConfigSection(STORE_SCHEMA, raw.store, ['store'], { text, path });
   const defaults: StoreDefaults = {};
-  const session = store.table.session;
-  if (session !== undefined) {
-    if (!isValidName(session)) {
-      throw store.problem('session', `session must be a session id: ${NAME_RULE}`, 'Write session = "work".');
-    }
-    defaults.session = session;
-  }
-  const ttl = store.integer('default_ttl_seconds');
-  if (ttl !== undefined) {
-    if (ttl > MAX_TTL_SECONDS) {
-      throw store.problem(
-        'default_ttl_seconds',
-        `default_ttl_seconds must be ${TTL_SECONDS_RANGE}`,
-        'Write default_ttl_seconds = 86400 for a day, or leave it out to keep entries until deleted.',
-      );
-    }
-    defaults.defaultTtlSeconds = ttl;
-  }
-  const maxStoreBytes = store.integer('max_store_bytes');
-  if (maxStoreBytes !== undefined) defaults.maxStoreBytes = maxStoreBytes;
-  const maxSessionBytes = store.integer('max_session_bytes');
-  if (maxSessionBytes !== undefined) defaults.maxSessionBytes = maxSessionBytes;
+  if (store.session !== undefined) defaults.session = store.session;
+  if (store.default_ttl_seconds !== undefined) defaults.defaultTtlSeconds = store.default_ttl_seconds;
+  if (store.max_store_bytes !== undefined) defaults.maxStoreBytes = store.max_store_bytes;
+  if (store.max_session_bytes !== undefined) defaults.maxSessionBytes = store.max_session_bytes;
   return defaults;
 }
 

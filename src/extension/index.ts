@@ -16,10 +16,15 @@ export { configFilePath, type Environment } from '../config/config-path.js';
 export { configReadError } from '../config/config-read-error.js';
 /** Parses TOML text (the config file's dialect). */
 export { parseToml } from '../config/parse-toml.js';
-/** Reads one section of a parsed config: typed keys, unknown keys and wrong types reported with the key's line. */
-export { readSection, type SectionReader } from '../config/section-reader.js';
-/** The line of a key in the config text, for messages. */
-export { tomlKeyLine } from '../config/toml-key-line.js';
+/**
+ * Checks one section of a parsed config against a zod schema of {@link configField} values: typed keys, unknown
+ * keys and wrong values reported with the key's line, what it expects and what was given.
+ */
+export { parseConfigSection } from '../config/parse-config-section.js';
+/** Schemas for config values (boolean, whole number, string, choice, string list, custom), each saying what it expects. */
+export { configField, type ConfigFieldMeta } from '../config/config-field.js';
+/** The `CONFIG_INVALID` for one key of a config file (`path:line: message`), for checks across keys. */
+export { configProblem, type ConfigSource } from '../config/config-problem.js';
 
 // ── Folders ──────────────────────────────────────────────────────────────────────────────────────────────────
 

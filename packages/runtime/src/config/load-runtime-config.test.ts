@@ -230,11 +230,11 @@ max_output_tokens = 300
       ['[runtime.llm.fast]\nthink = "no"\n', /:2: think must be true or false/],
       [
         '[runtime.llm.fast]\napi_key_env = "sk-live-123"\n',
-        /:2: api_key_env must name an environment variable/,
+        /:2: api_key_env must be the name of an environment variable, not a key$/,
       ],
       ['[runtime.llm.fast]\ntemperature = 5\n', /:2: temperature must be a number from 0 to 2/],
       ['[runtime]\ncap_steps = "5"\n', /:2: cap_steps must be a whole number/],
-      ['[runtime]\nmode = "cloud"\n', /:2: mode must be one of local, online, hybrid/],
+      ['[runtime]\nmode = "cloud"\n', /:2: mode must be one of "local", "online", "hybrid" \(got "cloud"\)/],
       [
         '[runtime.llm.wise]\nprovider = "openai"\n',
         /:1: \[runtime.llm.wise\] needs a model for provider openai/,

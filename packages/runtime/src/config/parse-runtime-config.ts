@@ -1,7 +1,12 @@
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { parseToml } from 'llm-scratchpad/extension';
-import { tomlKeyLine } from 'llm-scratchpad/extension';
-import { ScratchpadError } from 'llm-scratchpad';
+import {
+  type ConfigSource,
+  configField,
+  configProblem,
+  parseConfigSection,
+  parseToml,
+} from 'llm-scratchpad/extension';
+import { z } from 'zod';
 import { parseHybridSettings } from './parse-hybrid-settings.js';
 import { parseJudgeSettings } from './parse-judge-settings.js';
 import { parseSandboxSettings } from './parse-sandbox-settings.js';
@@ -18,19 +23,45 @@ import {
   type TierSettings,
 } from './runtime-config.js';
 
-const TIER_KEYS = [
-  'provider',
-  'model',
-  'think',
-  'base_url',
-  'api_key_env',
-  'temperature',
-  'max_output_tokens',
-  'max_retries',
-  'timeout_ms',
-  'prompt_file',
-];
 const MODES: readonly RuntimeMode[] = ['local', 'online', 'hybrid'];
+
+/** `[runtime]`'s own keys; its other keys and sub-tables belong to other components (and the parsers below). */
+const RUNTIME_SCHEMA = z.looseObject({
+  mode: configField.choice(MODES),
+  cap_steps: configField.integer(1, undefined, '5'),
+  cap_same_executor: configField.integer(1, undefined, '5'),
+  escalate_tier: configField.boolean(),
+  scratchpad_ttl_seconds: configField.integer(1, undefined, '86400'),
+  max_stored_bytes: configField.integer(1, undefined, '1000000'),
+  /** Sub-tables, each checked by its own parser. */
+  llm: z.unknown(),
+  sandbox: z.unknown(),
+  hybrid: z.unknown(),
+  vaglio: z.unknown(),
+  summaries: z.unknown(),
+});
+
+const TIER_SCHEMA = z.strictObject({
+  provider: configField.string(),
+  model: configField.string(),
+  think: configField.boolean(),
+  base_url: configField.string(),
+  api_key_env: configField.custom(
+    z.string().refine((name) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(name), {
+      message: 'the name of an environment variable, not a key',
+      params: { hint: 'Write api_key_env = "OPENAI_API_KEY" and export the key in that variable.' },
+    }),
+    { expected: 'the name of an environment variable', example: '"OPENAI_API_KEY"', redact: true },
+  ),
+  temperature: configField.custom(z.number().min(0).max(2), {
+    expected: 'a number from 0 to 2',
+    example: '0.2',
+  }),
+  max_output_tokens: configField.integer(1, undefined, '4096'),
+  max_retries: configField.integer(0, undefined, '2'),
+  timeout_ms: configField.integer(1, undefined, '60000'),
+  prompt_file: configField.string(),
+});
 
 /**
  * Parses the runtime's `config.toml`. Reads `[runtime]` (`mode`, `cap_steps`, `cap_same_executor`,
@@ -41,27 +72,15 @@ const MODES: readonly RuntimeMode[] = ['local', 'online', 'hybrid'];
  */
 export function parseRuntimeConfig(text: string, path: string): RuntimeConfig {
   const raw = parseToml(text, path);
-  const problem = (keyPath: string[], message: string, hint: string): ScratchpadError => {
-    const line = tomlKeyLine(text, keyPath);
-    return new ScratchpadError('CONFIG_INVALID', `${path}${line ? `:${line}` : ''}: ${message}`, {
-      hint,
-      details: { path, line, key: keyPath.join('.') },
-    });
-  };
-
-  const runtime = table(raw.runtime, ['runtime'], problem);
-  const mode = runtime.mode ?? RUNTIME_DEFAULTS.mode;
-  if (typeof mode !== 'string' || !MODES.includes(mode as RuntimeMode)) {
-    throw problem(
-      ['runtime', 'mode'],
-      `mode must be one of ${MODES.join(', ')}`,
-      'Set mode = "local" (the default).',
-    );
-  }
-  const llm = table(runtime.llm, ['runtime', 'llm'], problem);
+  const source = { text, path };
+  const runtime = parseConfigSection(RUNTIME_SCHEMA, raw.runtime, ['runtime'], source);
+  const llm = runtime.llm ?? {};
+  if (typeof llm !== 'object' || llm === null || Array.isArray(llm) || llm instanceof Date)
+    throw configProblem(source, ['runtime', 'llm'], 'runtime.llm must be a table', 'Write it as a section: [runtime.llm].');
   for (const name of Object.keys(llm)) {
     if (!TIERS.includes(name as Tier)) {
-      throw problem(
+      throw configProblem(
+        source,
         ['runtime', 'llm', name],
         `unknown tier [runtime.llm.${name}]`,
         `Tiers are ${TIERS.join(', ')}.`,
@@ -70,15 +89,14 @@ export function parseRuntimeConfig(text: string, path: string): RuntimeConfig {
   }
   const tiers: Partial<Record<Tier, TierSettings>> = {};
   for (const tier of TIERS) {
-    if (llm[tier] !== undefined)
-      tiers[tier] = parseTier(tier, table(llm[tier], ['runtime', 'llm', tier], problem), problem, path);
+    const section = (llm as Record<string, unknown>)[tier];
+    if (section !== undefined) tiers[tier] = parseTier(tier, section, source);
   }
   return {
     path,
-    mode: mode as RuntimeMode,
-    capSteps: positiveInteger(runtime, 'cap_steps', ['runtime'], problem) ?? RUNTIME_DEFAULTS.capSteps,
-    capSameExecutor:
-      positiveInteger(runtime, 'cap_same_executor', ['runtime'], problem) ?? RUNTIME_DEFAULTS.capSameExecutor,
+    mode: runtime.mode ?? RUNTIME_DEFAULTS.mode,
+    capSteps: runtime.cap_steps ?? RUNTIME_DEFAULTS.capSteps,
+    capSameExecutor: runtime.cap_same_executor ?? RUNTIME_DEFAULTS.capSameExecutor,
     llm: {
       fast: tiers.fast ?? { ...DEFAULT_FAST_TIER },
       ...(tiers.middle ? { middle: tiers.middle } : {}),
@@ -86,147 +104,56 @@ export function parseRuntimeConfig(text: string, path: string): RuntimeConfig {
     },
     sandbox: parseSandboxSettings(runtime.sandbox, text, path),
     raw,
-    escalateTier: optionalBoolean(runtime, 'escalate_tier', problem) ?? RUNTIME_DEFAULTS.escalateTier,
-    scratchpadTtlSeconds:
-      positiveInteger(runtime, 'scratchpad_ttl_seconds', ['runtime'], problem) ??
-      RUNTIME_DEFAULTS.scratchpadTtlSeconds,
-    maxStoredBytes:
-      positiveInteger(runtime, 'max_stored_bytes', ['runtime'], problem) ?? RUNTIME_DEFAULTS.maxStoredBytes,
+    escalateTier: runtime.escalate_tier ?? RUNTIME_DEFAULTS.escalateTier,
+    scratchpadTtlSeconds: runtime.scratchpad_ttl_seconds ?? RUNTIME_DEFAULTS.scratchpadTtlSeconds,
+    maxStoredBytes: runtime.max_stored_bytes ?? RUNTIME_DEFAULTS.maxStoredBytes,
     hybrid: parseHybridSettings(runtime.hybrid, { text, path }),
     vaglio: parseJudgeSettings(runtime.vaglio, { text, path }),
     summaries: parseSummarySettings(runtime.summaries, { text, path }),
   };
 }
 
-type Problem = (keyPath: string[], message: string, hint: string) => ScratchpadError;
-
-function parseTier(
-  tier: Tier,
-  section: Record<string, unknown>,
-  problem: Problem,
-  configPath: string,
-): TierSettings {
+function parseTier(tier: Tier, value: unknown, source: ConfigSource): TierSettings {
   const at = ['runtime', 'llm', tier];
-  for (const key of Object.keys(section)) {
-    if (TIER_KEYS.includes(key)) continue;
-    throw problem(
-      [...at, key],
-      `unknown key ${key} in [runtime.llm.${tier}]`,
-      key === 'api_key'
-        ? 'Keep keys out of the file: export the key in an environment variable and name it with api_key_env.'
-        : `Known keys: ${TIER_KEYS.join(', ')}.`,
+  if (typeof value === 'object' && value !== null && 'api_key' in value) {
+    throw configProblem(
+      source,
+      [...at, 'api_key'],
+      `unknown key api_key in [runtime.llm.${tier}]`,
+      'Keep keys out of the file: export the key in an environment variable and name it with api_key_env.',
     );
   }
-  const providerText = optionalString(section, 'provider', at, problem) ?? 'ollama';
+  const section = parseConfigSection(TIER_SCHEMA, value, at, source);
+  const providerText = section.provider ?? 'ollama';
   const provider = PROVIDER_ALIASES[providerText];
   if (!provider) {
-    throw problem(
+    throw configProblem(
+      source,
       [...at, 'provider'],
       `unknown provider "${providerText}" in [runtime.llm.${tier}]`,
       `Use one of: ${Object.keys(PROVIDER_ALIASES).join(', ')}.`,
     );
   }
-  const model = optionalString(section, 'model', at, problem) ?? DEFAULT_MODELS[provider];
+  const model = section.model ?? DEFAULT_MODELS[provider];
   if (!model) {
-    throw problem(
+    throw configProblem(
+      source,
       at,
       `[runtime.llm.${tier}] needs a model for provider ${provider}`,
       'Add model = "<the model name your server serves>".',
     );
   }
   const settings: TierSettings = { provider, model };
-  if (section.think !== undefined) {
-    if (typeof section.think !== 'boolean')
-      throw problem([...at, 'think'], 'think must be true or false', 'Write think = false.');
-    settings.think = section.think;
-  }
-  const baseURL = optionalString(section, 'base_url', at, problem);
-  if (baseURL !== undefined) settings.baseURL = baseURL;
-  const apiKeyEnv = optionalString(section, 'api_key_env', at, problem);
-  if (apiKeyEnv !== undefined) {
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(apiKeyEnv)) {
-      throw problem(
-        [...at, 'api_key_env'],
-        `api_key_env must name an environment variable, not hold a key`,
-        'Write api_key_env = "OPENAI_API_KEY" and export the key in that variable.',
-      );
-    }
-    settings.apiKeyEnv = apiKeyEnv;
-  }
-  if (section.temperature !== undefined) {
-    const value = section.temperature;
-    if (typeof value !== 'number' || value < 0 || value > 2) {
-      throw problem(
-        [...at, 'temperature'],
-        'temperature must be a number from 0 to 2',
-        'Write temperature = 0.2.',
-      );
-    }
-    settings.temperature = value;
-  }
-  const maxOutputTokens = positiveInteger(section, 'max_output_tokens', at, problem);
-  if (maxOutputTokens !== undefined) settings.maxOutputTokens = maxOutputTokens;
-  const timeoutMs = positiveInteger(section, 'timeout_ms', at, problem);
-  if (timeoutMs !== undefined) settings.timeoutMs = timeoutMs;
-  if (section.max_retries !== undefined) {
-    const value = section.max_retries;
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
-      throw problem(
-        [...at, 'max_retries'],
-        'max_retries must be a whole number, 0 or more',
-        'Write max_retries = 2.',
-      );
-    }
-    settings.maxRetries = value;
-  }
-  const promptFile = optionalString(section, 'prompt_file', at, problem);
-  if (promptFile !== undefined)
-    settings.promptFile = isAbsolute(promptFile) ? promptFile : resolve(dirname(configPath), promptFile);
+  if (section.think !== undefined) settings.think = section.think;
+  if (section.base_url !== undefined) settings.baseURL = section.base_url;
+  if (section.api_key_env !== undefined) settings.apiKeyEnv = section.api_key_env;
+  if (section.temperature !== undefined) settings.temperature = section.temperature;
+  if (section.max_output_tokens !== undefined) settings.maxOutputTokens = section.max_output_tokens;
+  if (section.timeout_ms !== undefined) settings.timeoutMs = section.timeout_ms;
+  if (section.max_retries !== undefined) settings.maxRetries = section.max_retries;
+  if (section.prompt_file !== undefined)
+    settings.promptFile = isAbsolute(section.prompt_file)
+      ? section.prompt_file
+      : resolve(dirname(source.path), section.prompt_file);
   return settings;
-}
-
-function optionalBoolean(
-  section: Record<string, unknown>,
-  key: string,
-  problem: Problem,
-): boolean | undefined {
-  const value = section[key];
-  if (value === undefined || typeof value === 'boolean') return value;
-  throw problem(['runtime', key], `${key} must be true or false`, `Write ${key} = true (no quotes).`);
-}
-
-function table(value: unknown, at: string[], problem: Problem): Record<string, unknown> {
-  if (value === undefined) return {};
-  if (typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date)) {
-    return value as Record<string, unknown>;
-  }
-  throw problem(at, `${at.join('.')} must be a table`, `Write it as a section: [${at.join('.')}].`);
-}
-
-function optionalString(
-  section: Record<string, unknown>,
-  key: string,
-  at: string[],
-  problem: Problem,
-): string | undefined {
-  const value = section[key];
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string' || value.trim() === '') {
-    throw problem([...at, key], `${key} must be a non-empty string`, `Write ${key} = "…" with quotes.`);
-  }
-  return value;
-}
-
-function positiveInteger(
-  section: Record<string, unknown>,
-  key: string,
-  at: string[],
-  problem: Problem,
-): number | undefined {
-  const value = section[key];
-  if (value === undefined) return undefined;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
-    throw problem([...at, key], `${key} must be a whole number, 1 or more`, `Write ${key} = 5 (no quotes).`);
-  }
-  return value;
 }

@@ -1,4 +1,5 @@
-import { readSection } from 'llm-scratchpad/extension';
+import { configField, configProblem, parseConfigSection } from 'llm-scratchpad/extension';
+import { z } from 'zod';
 import {
   defaultSummarySettings,
   MAX_SUMMARY_BYTES,
@@ -7,15 +8,15 @@ import {
 } from './summary-settings.js';
 import { TIERS } from './tier.js';
 
-const KEYS = [
-  'enabled',
-  'tier',
-  'min_bytes',
-  'max_bytes',
-  'timeout_ms',
-  'max_input_tokens',
-  'max_output_tokens',
-] as const;
+const SUMMARY_SCHEMA = z.strictObject({
+  enabled: configField.boolean(),
+  tier: configField.choice(TIERS),
+  min_bytes: configField.integer(0),
+  max_bytes: configField.integer(),
+  timeout_ms: configField.integer(),
+  max_input_tokens: configField.integer(),
+  max_output_tokens: configField.integer(),
+});
 
 /**
  * Reads `[runtime.summaries]`; absent keys keep their defaults. A value of the wrong type, a `max_bytes` below
@@ -25,31 +26,33 @@ export function parseSummarySettings(
   section: unknown,
   source: { text: string; path: string },
 ): SummarySettings {
-  const reader = readSection(section, ['runtime', 'summaries'], KEYS, source);
+  const at = ['runtime', 'summaries'];
+  const table = parseConfigSection(SUMMARY_SCHEMA, section, at, source);
+  const problem = (key: string, message: string, hint: string) => configProblem(source, [...at, key], message, hint);
   const settings = defaultSummarySettings();
-  settings.enabled = reader.boolean('enabled') ?? settings.enabled;
-  settings.tier = reader.choice('tier', TIERS) ?? settings.tier;
-  settings.minBytes = reader.integer('min_bytes', 0) ?? settings.minBytes;
-  settings.maxBytes = reader.integer('max_bytes') ?? settings.maxBytes;
-  settings.timeoutMs = reader.integer('timeout_ms') ?? settings.timeoutMs;
-  settings.maxInputTokens = reader.integer('max_input_tokens') ?? settings.maxInputTokens;
-  settings.maxOutputTokens = reader.integer('max_output_tokens') ?? settings.maxOutputTokens;
+  settings.enabled = table.enabled ?? settings.enabled;
+  settings.tier = table.tier ?? settings.tier;
+  settings.minBytes = table.min_bytes ?? settings.minBytes;
+  settings.maxBytes = table.max_bytes ?? settings.maxBytes;
+  settings.timeoutMs = table.timeout_ms ?? settings.timeoutMs;
+  settings.maxInputTokens = table.max_input_tokens ?? settings.maxInputTokens;
+  settings.maxOutputTokens = table.max_output_tokens ?? settings.maxOutputTokens;
   if (settings.maxBytes > MAX_SUMMARY_BYTES) {
-    throw reader.problem(
+    throw problem(
       'max_bytes',
       `max_bytes must be at most ${MAX_SUMMARY_BYTES} (64 MiB): a summarized output is read into memory whole`,
       'Write max_bytes = 1000000 (the default); larger outputs keep the salient preview.',
     );
   }
   if (settings.maxBytes < settings.minBytes) {
-    throw reader.problem(
-      reader.table.max_bytes === undefined ? 'min_bytes' : 'max_bytes',
+    throw problem(
+      table.max_bytes === undefined ? 'min_bytes' : 'max_bytes',
       `max_bytes (${settings.maxBytes}) is below min_bytes (${settings.minBytes}): no output would be summarized`,
       'Make max_bytes at least min_bytes.',
     );
   }
   if (settings.timeoutMs > MAX_SUMMARY_TIMEOUT_MS) {
-    throw reader.problem(
+    throw problem(
       'timeout_ms',
       `timeout_ms must be at most ${MAX_SUMMARY_TIMEOUT_MS} (10 minutes)`,
       'Write timeout_ms = 20000 (the default).',
