@@ -41,7 +41,7 @@ export interface McpProxy {
    * A v2 SDK server of either era, for `serveStdioEras` (one per stdio connection, of the era its opening
    * message picks) and for the 2026-07-28 leg of the HTTP endpoint (`modern`, one per request). Same handlers.
    * `toolListWatched`: the serving entry feeds {@link watchToolList} to 2026-07-28 listeners (then a 2026 server
-   * claims `tools.listChanged` where the proxy hears the upstream's changes: a 2025-11-25 upstream).
+   * claims `tools.listChanged` where the proxy hears the upstream's changes).
    */
   createModernServer(era: 'legacy' | 'modern', options?: { toolListWatched?: boolean }): ModernServer;
   /** Watches the proxy's tool list: `watchToolList` for `serveStdioEras` and `serveHttp`. */

@@ -54,7 +54,7 @@ import { UpstreamTools } from './upstream-tools.js';
 /** What the upstream said when it started, and what the proxy says to its clients in each era. */
 interface Started {
   upstream: ServerCapabilities;
-  /** The upstream speaks 2025-11-25: the proxy hears its `notifications/tools/list_changed`. */
+  /** The proxy hears the upstream's tool-list changes (a 2025 upstream's notices, a 2026 one's listen stream). */
   upstreamAnnounces: boolean;
   legacy: ServerCapabilities;
   modern: ServerCapabilities;
@@ -167,7 +167,7 @@ export class ScratchpadProxy implements McpProxy {
     ];
     this.#started = {
       upstream,
-      upstreamAnnounces: info.era === 'legacy',
+      upstreamAnnounces: info.toolListHeard,
       legacy: {
         tools: { listChanged: true },
         resources: { listChanged: true, ...(upstream.resources?.subscribe ? { subscribe: true } : {}) },
@@ -212,8 +212,8 @@ export class ScratchpadProxy implements McpProxy {
    * A v2 SDK server: for one 2025-11-25 stdio connection (`legacy`), or one 2026-07-28 request or stdio
    * connection (`modern`), which states its cache hints (see `NO_REUSE`). A 2026-07-28 server claims
    * `tools.listChanged` only with `toolListWatched` (the serving entry feeds {@link watchToolList} to its
-   * `subscriptions/listen` streams) and a 2025-11-25 upstream, whose changes the proxy hears; a 2026-07-28
-   * upstream's are not heard.
+   * `subscriptions/listen` streams) and an upstream whose changes the proxy hears (a 2025-11-25 upstream, or a
+   * 2026-07-28 one that honoured the proxy's own listen filter).
    */
   createModernServer(
     era: 'legacy' | 'modern',
