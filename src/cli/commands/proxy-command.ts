@@ -87,16 +87,18 @@ export function registerProxyCommand(program: Command, context: CliContext): voi
             context,
             { ...flags, http: flags.http },
             () => proxy.createServer(),
-            () => proxy.createModernServer('modern'),
+            () => proxy.createModernServer('modern', { toolListWatched: true }),
             `scratchpad proxy: serving ${describeUpstream(upstream)} with the ${flags.preset} tools for session "${context.options.session}"`,
             // What the upstream sends while a call runs (progress, log messages, sampling) goes on that call's stream.
             'stream',
+            proxy.watchToolList,
           );
         // The opening message picks the era: `initialize` for 2025-11-25, `server/discover` for 2026-07-28.
         else
           await serveStdioEras(
-            (era) => proxy.createModernServer(era),
+            (era) => proxy.createModernServer(era, { toolListWatched: true }),
             {
+              watchToolList: proxy.watchToolList,
               stdin: context.stdin,
               stdout: context.stdout,
               ...(flags.maxRequestBytes === undefined ? {} : { maxRequestBytes: flags.maxRequestBytes }),

@@ -3,6 +3,7 @@ import type { Server as ModernServer } from '@modelcontextprotocol/server';
 import type { OffloadPolicyOptions } from '../../context/offload/index.js';
 import type { Scratchpad } from '../../service/scratchpad.js';
 import type { Preset } from '../../tools/preset.js';
+import type { ToolListWatch } from '../tool-list-watch.js';
 import type { Upstream } from './upstream-endpoint.js';
 
 /** Options for `startMcpProxy` (`mcp-proxy.ts`). */
@@ -39,8 +40,12 @@ export interface McpProxy {
   /**
    * A v2 SDK server of either era, for `serveStdioEras` (one per stdio connection, of the era its opening
    * message picks) and for the 2026-07-28 leg of the HTTP endpoint (`modern`, one per request). Same handlers.
+   * `toolListWatched`: the serving entry feeds {@link watchToolList} to 2026-07-28 listeners (then a 2026 server
+   * claims `tools.listChanged` where the proxy hears the upstream's changes).
    */
-  createModernServer(era: 'legacy' | 'modern'): ModernServer;
+  createModernServer(era: 'legacy' | 'modern', options?: { toolListWatched?: boolean }): ModernServer;
+  /** Watches the proxy's tool list: `watchToolList` for `serveStdioEras` and `serveHttp`. */
+  readonly watchToolList: ToolListWatch;
   /** Names of the upstream tools served. */
   readonly tools: string[];
   close(): Promise<void>;

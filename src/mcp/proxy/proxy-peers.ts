@@ -34,6 +34,8 @@ export function modernPeer(server: ModernServer): ProxyPeer {
  */
 export class ProxyPeers {
   readonly #peers = new Set<ProxyPeer>();
+  /** What announces a tool-list change to 2026-07-28 listeners (one per watched stdio connection or HTTP bus). */
+  readonly #announcers = new Set<() => void>();
   readonly #redacted: <Value>(value: Value) => Promise<Value>;
   /** The upstream is subscribed to a resource while any client is. */
   readonly subscriptions: Subscriptions<ProxyPeer>;
@@ -66,8 +68,21 @@ export class ProxyPeers {
     };
   }
 
-  /** Tells every client that the tool list changed. */
+  /**
+   * A `ToolListWatch` over the proxy's tool list: `announce` is called on each change the clients are told of,
+   * until the returned function is called.
+   */
+  watchToolList(announce: () => void): () => void {
+    const each = () => announce();
+    this.#announcers.add(each);
+    return () => {
+      this.#announcers.delete(each);
+    };
+  }
+
+  /** Tells every client, and every watch, that the tool list changed. */
   async toolListChanged(): Promise<void> {
+    for (const announce of this.#announcers) announce();
     await Promise.all([...this.#peers].map((peer) => peer.sendToolListChanged()));
   }
 

@@ -34,6 +34,7 @@ import {
 import { errorResult } from '../scratchpad-tools.js';
 import { replyContentBudget, type ServedSession, serveSession } from '../served-session.js';
 import { type SessionHandlers, sessionHandlers } from '../session-handlers.js';
+import type { ToolListWatch } from '../tool-list-watch.js';
 import { DEFAULT_MAX_REPLY_BYTES } from '../transport/message-limits.js';
 import { ClientRequests } from './client-requests.js';
 import type { ResultForwarderConfig } from './forward-result.js';
@@ -53,6 +54,8 @@ import { UpstreamTools } from './upstream-tools.js';
 /** What the upstream said when it started, and what the proxy says to its clients in each era. */
 interface Started {
   upstream: ServerCapabilities;
+  /** The proxy hears the upstream's tool-list changes (a 2025 upstream's notices, a 2026 one's listen stream). */
+  upstreamAnnounces: boolean;
   legacy: ServerCapabilities;
   modern: ServerCapabilities;
   instructions: string;
@@ -130,7 +133,8 @@ export class ScratchpadProxy implements McpProxy {
       endpoint: upstreamEndpoint(options.upstream),
       onNotification: (notification) => {
         if (notification.method !== 'notifications/tools/list_changed') this.#peers.relay(notification);
-        else if (this.#peers.all.size > 0)
+        // Listed again even when no one listens: a 2026-07-28 client's next `tools/list` shows the change.
+        else
           void this.#toolsChanged().catch((error: unknown) =>
             this.#log(`scratchpad proxy: cannot refresh the upstream tools: ${String(error)}`),
           );
@@ -163,6 +167,7 @@ export class ScratchpadProxy implements McpProxy {
     ];
     this.#started = {
       upstream,
+      upstreamAnnounces: info.toolListHeard,
       legacy: {
         tools: { listChanged: true },
         resources: { listChanged: true, ...(upstream.resources?.subscribe ? { subscribe: true } : {}) },
@@ -170,7 +175,7 @@ export class ScratchpadProxy implements McpProxy {
         ...(upstream.prompts ? { prompts: { listChanged: true } } : {}),
         ...(upstream.logging ? { logging: {} } : {}),
       },
-      // What a 2026-07-28 client is told: no notices (it has no connection), no subscriptions, no log level.
+      // What a 2026-07-28 client is told: no subscriptions, no log level; `tools.listChanged` is set per server.
       modern: { tools: {}, resources: {}, completions: {}, ...(upstream.prompts ? { prompts: {} } : {}) },
       instructions: instructions.filter(Boolean).join('\n\n'),
     };
@@ -205,11 +210,18 @@ export class ScratchpadProxy implements McpProxy {
 
   /**
    * A v2 SDK server: for one 2025-11-25 stdio connection (`legacy`), or one 2026-07-28 request or stdio
-   * connection (`modern`). The 2026-07-28 server claims no list-changed notices (it has no connection to send
-   * them on) and states its cache hints (see `NO_REUSE`).
+   * connection (`modern`), which states its cache hints (see `NO_REUSE`). A 2026-07-28 server claims
+   * `tools.listChanged` only with `toolListWatched` (the serving entry feeds {@link watchToolList} to its
+   * `subscriptions/listen` streams) and an upstream whose changes the proxy hears (a 2025-11-25 upstream, or a
+   * 2026-07-28 one that honoured the proxy's own listen filter).
    */
-  createModernServer(era: 'legacy' | 'modern'): ModernServer {
-    const capabilities = era === 'legacy' ? this.#ready.legacy : this.#ready.modern;
+  createModernServer(
+    era: 'legacy' | 'modern',
+    { toolListWatched = false }: { toolListWatched?: boolean } = {},
+  ): ModernServer {
+    const { legacy, modern, upstreamAnnounces } = this.#ready;
+    const capabilities =
+      era === 'legacy' ? legacy : { ...modern, tools: { listChanged: toolListWatched && upstreamAnnounces } };
     const server = new ModernServer(
       { name: 'scratchpad-proxy', version: '0.1.0' },
       {
@@ -228,6 +240,12 @@ export class ScratchpadProxy implements McpProxy {
     this.#peers.track(server, peer);
     return server;
   }
+
+  /**
+   * Watches the proxy's tool list (the upstream's `notifications/tools/list_changed`, and its restarts): what
+   * `serveStdioEras` and `serveHttp` take as `watchToolList` to tell 2026-07-28 listeners.
+   */
+  readonly watchToolList: ToolListWatch = (announce) => this.#peers.watchToolList(announce);
 
   async close(): Promise<void> {
     await this.#peers.close();

@@ -53,6 +53,11 @@ export interface UpstreamInfo {
   instructions: string | undefined;
   /** The protocol revision the upstream speaks with the proxy: 2025-11-25 (`legacy`) or 2026-07-28 (`modern`). */
   era: 'legacy' | 'modern';
+  /**
+   * The proxy hears the upstream's tool-list changes: a 2025-11-25 upstream's notices, or a 2026-07-28 upstream's
+   * `subscriptions/listen` stream that honours `toolsListChanged` (opened at the start, not reopened if it ends).
+   */
+  toolListHeard: boolean;
 }
 
 /** One connected client of either SDK, with what the upstream said about itself. */
@@ -217,6 +222,7 @@ export class UpstreamConnection {
         serverInfo: client.getServerVersion(),
         instructions: client.getInstructions(),
         era: 'legacy',
+        toolListHeard: true,
       },
     };
   }
@@ -251,15 +257,34 @@ export class UpstreamConnection {
       await client.close().catch(() => undefined);
       throw error;
     }
+    const era = client.getProtocolEra() === 'modern' ? 'modern' : 'legacy';
     return {
       client: upstream,
       info: {
         capabilities: (client.getServerCapabilities() ?? {}) as ServerCapabilities,
         serverInfo: client.getServerVersion() as Implementation | undefined,
         instructions: client.getInstructions(),
-        era: client.getProtocolEra() === 'modern' ? 'modern' : 'legacy',
+        era,
+        toolListHeard: era === 'legacy' || (await this.#listenForTools(client)),
       },
     };
+  }
+
+  /**
+   * Opens `subscriptions/listen` for tool-list changes on a 2026-07-28 upstream that declares them: its notices
+   * then reach `onNotification` (the client's fallback handler) as a 2025 upstream's do. Whether it honours them.
+   */
+  async #listenForTools(client: ModernClient): Promise<boolean> {
+    if (client.getServerCapabilities()?.tools?.listChanged !== true) return false;
+    try {
+      const subscription = await client.listen(
+        { toolsListChanged: true },
+        { timeout: this.#config.startTimeoutMs ?? 30_000 },
+      );
+      return subscription.honoredFilter.toolsListChanged === true;
+    } catch {
+      return false;
+    }
   }
 
   /** The connection of `client` closed: the next request connects again (after the backoff). */
