@@ -1,48 +1,17 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMcpServer } from '../src/mcp/mcp-server.js';
 import { createScratchpad, type Scratchpad } from '../src/service/scratchpad.js';
 import type { StoreDriver } from '../src/stores/driver.js';
-import { createFsDriver } from '../src/stores/fs/fs-driver.js';
-import { createMemoryDriver } from '../src/stores/memory/memory-driver.js';
-import { createPostgresDriver } from '../src/stores/postgres/postgres-driver.js';
-import { createSqliteDriver } from '../src/stores/sqlite/sqlite-driver.js';
 import { PRESET_NAMES } from '../src/tools/preset.js';
 import { createPreset } from '../src/tools/presets/create-preset.js';
+import { throwawayBackends } from './helpers/throwaway-backends.js';
 
-const postgresUrl = process.env.SCRATCHPAD_TEST_POSTGRES_URL ?? 'postgres://root@127.0.0.1:5432/test';
-const directories: string[] = [];
-const schemas: string[] = [];
-afterAll(async () => {
-  for (const directory of directories) rmSync(directory, { recursive: true, force: true });
-  const admin = new pg.Pool({ connectionString: postgresUrl, max: 1 });
-  for (const schema of schemas) await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-  await admin.end();
-});
-
-function temporary(prefix: string): string {
-  const directory = mkdtempSync(join(tmpdir(), prefix));
-  directories.push(directory);
-  return directory;
-}
-
-const BACKENDS: Record<string, () => StoreDriver | Promise<StoreDriver>> = {
-  memory: () => createMemoryDriver(),
-  sqlite: () => createSqliteDriver({ path: join(temporary('isolation-sqlite-'), 'store.db') }),
-  fs: () => createFsDriver({ root: temporary('isolation-fs-') }),
-  postgres: () => {
-    const schema = `scratchpad_isolation_${randomBytes(6).toString('hex')}`;
-    schemas.push(schema);
-    return createPostgresDriver({ connectionString: postgresUrl, schema });
-  },
-};
+const backends = throwawayBackends('isolation');
+afterAll(() => backends.remove());
+const BACKENDS = backends.open;
 
 /** What session B holds; none of it may reach a client of session A. */
 const SECRET = 'B-SECRET-7f3a9c';

@@ -1,48 +1,17 @@
 // Session handles on every store backend (decision 019): the registry entry's create-once write and TTL, and a
 // handle's confinement to its own session, hold on memory, SQLite, the file system and PostgreSQL alike.
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { serveSession } from '../src/mcp/served-session.js';
 import { SessionHandleTools } from '../src/mcp/session-handle-tools.js';
 import { SessionHandles } from '../src/mcp/session-handles.js';
 import { createScratchpad } from '../src/service/scratchpad.js';
 import type { StoreDriver } from '../src/stores/driver.js';
-import { createFsDriver } from '../src/stores/fs/fs-driver.js';
-import { createMemoryDriver } from '../src/stores/memory/memory-driver.js';
-import { createPostgresDriver } from '../src/stores/postgres/postgres-driver.js';
-import { createSqliteDriver } from '../src/stores/sqlite/sqlite-driver.js';
 import { createPreset } from '../src/tools/presets/create-preset.js';
+import { throwawayBackends } from './helpers/throwaway-backends.js';
 
-const postgresUrl = process.env.SCRATCHPAD_TEST_POSTGRES_URL ?? 'postgres://root@127.0.0.1:5432/test';
-const directories: string[] = [];
-const schemas: string[] = [];
-afterAll(async () => {
-  for (const directory of directories) rmSync(directory, { recursive: true, force: true });
-  const admin = new pg.Pool({ connectionString: postgresUrl, max: 1 });
-  for (const schema of schemas) await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-  await admin.end();
-});
-
-function temporary(prefix: string): string {
-  const directory = mkdtempSync(join(tmpdir(), prefix));
-  directories.push(directory);
-  return directory;
-}
-
-const BACKENDS: Record<string, () => StoreDriver | Promise<StoreDriver>> = {
-  memory: () => createMemoryDriver(),
-  sqlite: () => createSqliteDriver({ path: join(temporary('handles-sqlite-'), 'store.db') }),
-  fs: () => createFsDriver({ root: temporary('handles-fs-') }),
-  postgres: () => {
-    const schema = `scratchpad_handles_${randomBytes(6).toString('hex')}`;
-    schemas.push(schema);
-    return createPostgresDriver({ connectionString: postgresUrl, schema });
-  },
-};
+const backends = throwawayBackends('handles');
+afterAll(() => backends.remove());
+const BACKENDS = backends.open;
 
 function textOf(result: { content: unknown }): string {
   return (result.content as { text: string }[]).map((block) => block.text).join('\n');
