@@ -6,10 +6,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  Client as ModernClient,
-  StreamableHTTPClientTransport as ModernHttpTransport,
-} from '@modelcontextprotocol/client';
+import { StreamableHTTPClientTransport as ModernHttpTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport as ModernStdioTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { EntryPresence } from '../src/mcp/entry-presence.js';
@@ -21,6 +18,7 @@ import { createSqliteDriver } from '../src/stores/sqlite/sqlite-driver.js';
 import type { PresetName } from '../src/tools/preset.js';
 import { createPreset } from '../src/tools/presets/create-preset.js';
 import { builtCli } from './helpers/built-cli.js';
+import { listeningClient, toolNames } from './helpers/listening-client.js';
 
 let home: string;
 let dbPath: string;
@@ -93,23 +91,6 @@ async function httpUrl(session: string, preset: PresetName): Promise<URL> {
   return new URL(server.url);
 }
 
-async function modernClient(
-  transport: ModernStdioTransport | ModernHttpTransport,
-): Promise<{ client: ModernClient; changed: Promise<void> }> {
-  const client = new ModernClient(
-    { name: 'listen-test', version: '1.0.0' },
-    { versionNegotiation: { mode: 'auto' } },
-  );
-  const changed = new Promise<void>((resolve) => {
-    client.setNotificationHandler('notifications/tools/list_changed', () => resolve());
-  });
-  await client.connect(transport);
-  expect(client.getProtocolEra()).toBe('modern');
-  return { client, changed };
-}
-
-const toolNames = async (client: ModernClient) => (await client.listTools()).tools.map((tool) => tool.name);
-
 describe.each([
   ['stdio', (session: string, preset: PresetName) => Promise.resolve(stdioTransport(session, preset))],
   [
@@ -123,7 +104,7 @@ describe.each([
 ] as const)('subscriptions/listen over %s', (kind, transportFor) => {
   it('tells a listening 2026 client that the tool list changed when the first entry is written', async () => {
     const session = `dynamic-${kind.replace(/\W/g, '')}`;
-    const { client, changed } = await modernClient(await transportFor(session, 'metnos'));
+    const { client, changed } = await listeningClient(await transportFor(session, 'metnos'));
     try {
       expect(client.getServerCapabilities()?.tools?.listChanged).toBe(true);
       expect(await toolNames(client)).not.toContain('scratchpad_read');
@@ -141,7 +122,9 @@ describe.each([
   });
 
   it('tells a client of a static preset listChanged false, and honours no tool-list filter', async () => {
-    const { client } = await modernClient(await transportFor(`static-${kind.replace(/\W/g, '')}`, 'default'));
+    const { client } = await listeningClient(
+      await transportFor(`static-${kind.replace(/\W/g, '')}`, 'default'),
+    );
     try {
       expect(client.getServerCapabilities()?.tools?.listChanged).toBe(false);
       const subscription = await client.listen({ toolsListChanged: true });
@@ -182,7 +165,7 @@ it('runs the HTTP watch only while a listener is open, and stops it when the ser
     address: '127.0.0.1:0',
     log: () => undefined,
   });
-  const { client } = await modernClient(new ModernHttpTransport(new URL(server.url)));
+  const { client } = await listeningClient(new ModernHttpTransport(new URL(server.url)));
   expect(watching).toBe(0);
   // A client that closes its stream stops the watch (its request is aborted when the connection closes).
   const first = await client.listen({ toolsListChanged: true });

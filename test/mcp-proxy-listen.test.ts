@@ -8,13 +8,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  Client as ModernClient,
-  StreamableHTTPClientTransport as ModernHttpTransport,
-} from '@modelcontextprotocol/client';
+import { StreamableHTTPClientTransport as ModernHttpTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport as ModernStdioTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtCli } from './helpers/built-cli.js';
+import { listeningClient, toolNames } from './helpers/listening-client.js';
 
 const fixture = fileURLToPath(new URL('./fixtures/era-upstream.mjs', import.meta.url));
 type Era = 'legacy' | 'modern';
@@ -82,23 +80,6 @@ function httpTransport(session: string, era: Era): Promise<ModernHttpTransport> 
   });
 }
 
-async function modernClient(
-  transport: ModernStdioTransport | ModernHttpTransport,
-): Promise<{ client: ModernClient; changed: Promise<void> }> {
-  const client = new ModernClient(
-    { name: 'proxy-listen-test', version: '1.0.0' },
-    { versionNegotiation: { mode: 'auto' } },
-  );
-  const changed = new Promise<void>((resolve) => {
-    client.setNotificationHandler('notifications/tools/list_changed', () => resolve());
-  });
-  await client.connect(transport);
-  expect(client.getProtocolEra()).toBe('modern');
-  return { client, changed };
-}
-
-const toolNames = async (client: ModernClient) => (await client.listTools()).tools.map((tool) => tool.name);
-
 describe.each([
   ['stdio', stdioTransport],
   ['http', httpTransport],
@@ -107,7 +88,10 @@ describe.each([
     ['a 2025-11-25', 'legacy'],
     ['a 2026-07-28', 'modern'],
   ] as const)('tells a listening 2026 client that %s upstream added a tool', async (_, era) => {
-    const { client, changed } = await modernClient(await transportFor(`grows-${era}-${kind}`, era));
+    const { client, changed } = await listeningClient(
+      await transportFor(`grows-${era}-${kind}`, era),
+      'proxy-listen-test',
+    );
     try {
       expect(client.getServerCapabilities()?.tools?.listChanged).toBe(true);
       expect(await toolNames(client)).not.toContain('added');
