@@ -1,7 +1,7 @@
 import { resolve as resolvePath } from 'node:path';
 import type { Command } from 'llm-scratchpad/cli';
 import type { CliContext } from 'llm-scratchpad/cli';
-import { Option } from 'llm-scratchpad/cli';
+import { isTerminal, Option, textForStdout } from 'llm-scratchpad/cli';
 
 /**
  * `scratchpad run "QUERY" [--provider P] [--model M] [--mode local|online|hybrid] [--write-root PATH]… [--quiet |
@@ -79,10 +79,9 @@ export function registerRunCommand(program: Command, context: CliContext): void 
           raw?: boolean;
         },
       ) => {
-        const [{ runQuery }, { createTurnProgress }, { isTerminal, textForStdout }] = await Promise.all([
+        const [{ runQuery }, { createTurnProgress }] = await Promise.all([
           import('../planner/run-query.js'),
           import('./turn-progress.js'),
-          import('llm-scratchpad/cli'),
         ]);
         const scratchpad = await context.scratchpad();
         const result = await runQuery({
